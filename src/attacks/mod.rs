@@ -1,0 +1,263 @@
+//! Attack tables, built once on first use.
+//!
+//! - Leapers: general, advisor, soldier (and soldier-attackers-to) by square.
+//! - Lame leapers: horse, horse-attackers-to and elephant, indexed by the occupancy of their
+//!   legs/eyes through small magic tables.
+//! - Sliders: chariot and cannon share one magic index per square (same mask, same
+//!   multipliers) into two tables.
+//! - `between(a, b)`: points strictly between two points on a line; for a horse at `b` that
+//!   attacks `a`, the horse's leg. So "block or capture the checker" is one mask for every check.
+//!
+//! The magic numbers are ours: `finder.rs` searches them and writes `magic_numbers.rs`.
+
+pub mod finder;
+mod magic;
+mod magic_numbers;
+pub mod reference;
+
+use once_cell::sync::Lazy;
+
+pub use magic::Magic;
+
+use crate::types::{Bitboard, Color, Square};
+
+/// Every attack table of the engine.
+pub struct Tables {
+    slider_magic: [Magic; 90],
+    rook: Vec<Bitboard>,
+    cannon: Vec<Bitboard>,
+    horse_magic: [Magic; 90],
+    horse: Vec<Bitboard>,
+    horse_to_magic: [Magic; 90],
+    horse_to: Vec<Bitboard>,
+    elephant_magic: [Magic; 90],
+    elephant: Vec<Bitboard>,
+    king: [Bitboard; 90],
+    advisor: [Bitboard; 90],
+    pawn: [[Bitboard; 90]; 2],
+    pawn_to: [[Bitboard; 90]; 2],
+    between: Vec<Bitboard>,
+    line: Vec<Bitboard>,
+}
+
+static TABLES: Lazy<Tables> = Lazy::new(Tables::build);
+
+/// The attack tables (built on first call).
+#[inline(always)]
+pub fn tables() -> &'static Tables {
+    &TABLES
+}
+
+/// Fills one magic family: the magics for every square and the table they index.
+fn build_family(
+    numbers: &[(u64, u64, u8); 90],
+    mask: fn(Square) -> Bitboard,
+    tables: &mut [&mut Vec<Bitboard>],
+    values: &dyn Fn(Square, Bitboard, usize) -> Bitboard,
+) -> [Magic; 90] {
+    let mut magics = [Magic::default(); 90];
+    let mut offset = 0usize;
+    for sq in Square::all() {
+        let (lo, hi, bits) = numbers[sq.index()];
+        let m = Magic { mask: mask(sq), lo, hi, shift: 64 - bits as u32, offset: offset as u32 };
+        #[cfg(feature = "pext")]
+        let m = Magic { shift: 64 - m.mask.count(), ..m };
+        for table in tables.iter_mut() {
+            table.resize(offset + m.size(), Bitboard::EMPTY);
+        }
+        for occ in m.mask.subsets() {
+            let i = offset + m.index(occ);
+            for (t, table) in tables.iter_mut().enumerate() {
+                table[i] = values(sq, occ, t);
+            }
+        }
+        offset += m.size();
+        magics[sq.index()] = m;
+    }
+    magics
+}
+
+impl Tables {
+    fn build() -> Tables {
+        use magic_numbers::*;
+        let (mut rook, mut cannon) = (Vec::new(), Vec::new());
+        let slider_magic = build_family(
+            &SLIDER_MAGICS,
+            reference::slider_mask,
+            &mut [&mut rook, &mut cannon],
+            &|sq, occ, t| reference::slider_entry(sq, occ)[t],
+        );
+        let mut horse = Vec::new();
+        let horse_magic = build_family(
+            &HORSE_MAGICS,
+            reference::horse_mask,
+            &mut [&mut horse],
+            &|sq, occ, _| reference::horse(sq, occ),
+        );
+        let mut horse_to = Vec::new();
+        let horse_to_magic = build_family(
+            &HORSE_ATTACKERS_MAGICS,
+            reference::horse_attackers_mask,
+            &mut [&mut horse_to],
+            &|sq, occ, _| reference::horse_attackers(sq, occ),
+        );
+        let mut elephant = Vec::new();
+        let elephant_magic = build_family(
+            &ELEPHANT_MAGICS,
+            reference::elephant_mask,
+            &mut [&mut elephant],
+            &|sq, occ, _| reference::elephant(sq, occ),
+        );
+
+        let mut king = [Bitboard::EMPTY; 90];
+        let mut advisor = [Bitboard::EMPTY; 90];
+        let mut pawn = [[Bitboard::EMPTY; 90]; 2];
+        let mut pawn_to = [[Bitboard::EMPTY; 90]; 2];
+        for sq in Square::all() {
+            king[sq.index()] = reference::king(sq);
+            advisor[sq.index()] = reference::advisor(sq);
+            for color in Color::ALL {
+                let attacks = reference::pawn(color, sq);
+                pawn[color.index()][sq.index()] = attacks;
+                for target in attacks {
+                    pawn_to[color.index()][target.index()].set(sq);
+                }
+            }
+        }
+
+        let mut between = vec![Bitboard::EMPTY; 90 * 90];
+        let mut line = vec![Bitboard::EMPTY; 90 * 90];
+        for a in Square::all() {
+            for b in Square::all() {
+                let (df, dr) = (
+                    b.file().index() as i32 - a.file().index() as i32,
+                    b.rank().index() as i32 - a.rank().index() as i32,
+                );
+                let i = a.index() * 90 + b.index();
+                if a != b && (df == 0 || dr == 0) {
+                    let (sf, sr) = (df.signum(), dr.signum());
+                    let mut cur = a.offset(sf, sr).unwrap();
+                    while cur != b {
+                        between[i].set(cur);
+                        cur = cur.offset(sf, sr).unwrap();
+                    }
+                    let empty = Bitboard::EMPTY;
+                    line[i] = (reference::rook(a, empty) & reference::rook(b, empty))
+                        | Bitboard::from(a)
+                        | Bitboard::from(b);
+                } else if df.abs() + dr.abs() == 3 && df != 0 && dr != 0 {
+                    // A horse at b attacking a: its leg is next to b along the long step.
+                    let leg = if df.abs() == 2 { b.offset(-df.signum(), 0) } else { b.offset(0, -dr.signum()) };
+                    between[i].set(leg.unwrap());
+                }
+            }
+        }
+
+        Tables {
+            slider_magic,
+            rook,
+            cannon,
+            horse_magic,
+            horse,
+            horse_to_magic,
+            horse_to,
+            elephant_magic,
+            elephant,
+            king,
+            advisor,
+            pawn,
+            pawn_to,
+            between,
+            line,
+        }
+    }
+
+    /// Chariot attacks from `sq`: every point up to and including the first piece on each ray.
+    #[inline(always)]
+    pub fn rook(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let m = &self.slider_magic[sq.index()];
+        self.rook[m.offset as usize + m.index(occ)]
+    }
+
+    /// Cannon capture targets from `sq`: the first piece beyond exactly one screen on each ray
+    /// (may include an empty edge point; intersect with pieces).
+    #[inline(always)]
+    pub fn cannon(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let m = &self.slider_magic[sq.index()];
+        self.cannon[m.offset as usize + m.index(occ)]
+    }
+
+    /// Chariot and cannon attacks from `sq` from a single index computation.
+    #[inline(always)]
+    pub fn rook_and_cannon(&self, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+        let m = &self.slider_magic[sq.index()];
+        let i = m.offset as usize + m.index(occ);
+        (self.rook[i], self.cannon[i])
+    }
+
+    /// Horse moves from `sq` whose leg is empty.
+    #[inline(always)]
+    pub fn horse(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let m = &self.horse_magic[sq.index()];
+        self.horse[m.offset as usize + m.index(occ)]
+    }
+
+    /// Points from which a horse attacks `sq` (its leg empty).
+    #[inline(always)]
+    pub fn horse_attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let m = &self.horse_to_magic[sq.index()];
+        self.horse_to[m.offset as usize + m.index(occ)]
+    }
+
+    /// Elephant moves from `sq` whose eye is empty (never across the river).
+    #[inline(always)]
+    pub fn elephant(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let m = &self.elephant_magic[sq.index()];
+        self.elephant[m.offset as usize + m.index(occ)]
+    }
+
+    /// General steps from `sq` inside its palace.
+    #[inline(always)]
+    pub fn king(&self, sq: Square) -> Bitboard {
+        self.king[sq.index()]
+    }
+
+    /// Advisor steps from `sq` inside its palace.
+    #[inline(always)]
+    pub fn advisor(&self, sq: Square) -> Bitboard {
+        self.advisor[sq.index()]
+    }
+
+    /// Soldier moves of `color` from `sq`.
+    #[inline(always)]
+    pub fn pawn(&self, color: Color, sq: Square) -> Bitboard {
+        self.pawn[color.index()][sq.index()]
+    }
+
+    /// Points from which a soldier of `color` attacks `sq`.
+    #[inline(always)]
+    pub fn pawn_attackers(&self, color: Color, sq: Square) -> Bitboard {
+        self.pawn_to[color.index()][sq.index()]
+    }
+
+    /// Points strictly between `a` and `b` on a rank or file; for a horse on `b` attacking
+    /// `a`, its leg; otherwise empty.
+    #[inline(always)]
+    pub fn between(&self, a: Square, b: Square) -> Bitboard {
+        self.between[a.index() * 90 + b.index()]
+    }
+
+    /// The whole rank or file through `a` and `b` (empty if they share neither).
+    #[inline(always)]
+    pub fn line(&self, a: Square, b: Square) -> Bitboard {
+        self.line[a.index() * 90 + b.index()]
+    }
+
+    /// The magic of `sq` for chariot/cannon (for tests and tools).
+    pub fn slider_magic(&self, sq: Square) -> &Magic {
+        &self.slider_magic[sq.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests;

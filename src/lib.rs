@@ -1,0 +1,13 @@
+//! Chariot: a Xiangqi (Chinese chess) engine.
+//!
+//! The library holds all the logic; `main.rs` is a thin command-line front. Data flows one
+//! way: protocol line → command → engine → report → protocol line. Below the protocol layer
+//! everything speaks ranks 0–9 (`h2e2` is the central cannon).
+
+#![warn(missing_docs)]
+
+pub mod attacks;
+pub mod types;
+pub mod movegen;
+pub mod position;
+pub mod protocol;

@@ -1,0 +1,310 @@
+//! `Position`: the board (bitboards by colour and kind plus a mailbox), side to move,
+//! incremental Zobrist key, the progress and ply counters of RULES.md §6, and a state stack
+//! so that every move can be unmade exactly.
+
+mod check;
+mod fen;
+pub mod zobrist;
+
+use std::fmt;
+
+pub use check::PinInfo;
+pub use fen::{reachable, FenError, START_FEN};
+
+use crate::types::{Bitboard, Color, Move, Piece, PieceKind, Square};
+
+/// What `make_move` must remember to undo a move.
+#[derive(Clone, Copy, Debug)]
+struct State {
+    mv: Move,
+    captured: Option<Piece>,
+    key: u64,
+    progress: u16,
+    checkers: Bitboard,
+}
+
+/// A Xiangqi position with its undo history.
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; 90],
+    by_color: [Bitboard; 2],
+    by_kind: [Bitboard; 7],
+    side: Color,
+    key: u64,
+    progress: u16,
+    ply: u32,
+    checkers: Bitboard,
+    states: Vec<State>,
+}
+
+impl Position {
+    fn empty() -> Position {
+        Position {
+            board: [None; 90],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 7],
+            side: Color::Red,
+            key: 0,
+            progress: 0,
+            ply: 0,
+            checkers: Bitboard::EMPTY,
+            states: Vec::with_capacity(256),
+        }
+    }
+
+    /// The start position.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("start FEN is valid")
+    }
+
+    fn put(&mut self, piece: Piece, sq: Square) {
+        debug_assert!(self.board[sq.index()].is_none());
+        self.board[sq.index()] = Some(piece);
+        self.by_color[piece.color().index()].set(sq);
+        self.by_kind[piece.kind().index()].set(sq);
+        self.key ^= zobrist::piece_square(piece, sq);
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// All occupied points.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The points of `color`'s pieces.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The points of pieces of `kind`, both colours.
+    #[inline(always)]
+    pub fn kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// The points of `color`'s pieces of `kind`.
+    #[inline(always)]
+    pub fn pieces_of(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+
+    /// Where `color`'s general stands.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces_of(color, PieceKind::King).lsb_unchecked()
+    }
+
+    /// The Zobrist key (pieces and side to move).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Plies since the last progress (capture, or a move by an already crossed soldier);
+    /// the FEN half-move field.
+    #[inline(always)]
+    pub fn progress_plies(&self) -> u32 {
+        self.progress as u32
+    }
+
+    /// Plies since the start of the game (`2 * (fullmove - 1) + (side == Black)` from a FEN).
+    #[inline(always)]
+    pub fn game_ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Number of moves made since this position was set up (the undo stack depth).
+    #[inline(always)]
+    pub fn moves_made(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The last move made, if any (`Move::NULL` for a null move).
+    pub fn last_move(&self) -> Option<Move> {
+        self.states.last().map(|s| s.mv)
+    }
+
+    /// The piece the last move captured, if any.
+    pub fn last_captured(&self) -> Option<Piece> {
+        self.states.last().and_then(|s| s.captured)
+    }
+
+    /// The key recomputed from scratch (for consistency checks).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black { zobrist::SIDE } else { 0 };
+        for sq in self.occupied() {
+            key ^= zobrist::piece_square(self.board[sq.index()].unwrap(), sq);
+        }
+        key
+    }
+
+    /// Whether making `mv` captures a piece.
+    #[inline(always)]
+    pub fn is_capture(&self, mv: Move) -> bool {
+        self.board[mv.to().index()].is_some()
+    }
+
+    /// Plays `mv`, which must be legal (see `movegen`). Undo with [`Position::unmake_move`].
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.board[from.index()].expect("make_move: no piece on the origin");
+        debug_assert_eq!(piece.color(), self.side);
+        let captured = self.board[to.index()];
+        self.states.push(State {
+            mv,
+            captured,
+            key: self.key,
+            progress: self.progress,
+            checkers: self.checkers,
+        });
+        let (us, them) = (self.side, !self.side);
+        let from_to = Bitboard::from(from) | Bitboard::from(to);
+        if let Some(cap) = captured {
+            debug_assert_ne!(cap.kind(), PieceKind::King);
+            self.by_color[them.index()].clear(to);
+            self.by_kind[cap.kind().index()].clear(to);
+            self.key ^= zobrist::piece_square(cap, to);
+            self.progress = 0;
+        } else if piece.kind() == PieceKind::Pawn && !from.rank().is_own_half(us) {
+            self.progress = 0;
+        } else {
+            self.progress = self.progress.saturating_add(1);
+        }
+        self.by_color[us.index()] ^= from_to;
+        self.by_kind[piece.kind().index()] ^= from_to;
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(piece);
+        self.key ^= zobrist::piece_square(piece, from)
+            ^ zobrist::piece_square(piece, to)
+            ^ zobrist::SIDE;
+        self.side = them;
+        self.ply += 1;
+        self.checkers = self.attackers_to_king(self.king_square(them), us, self.occupied());
+    }
+
+    /// Takes back the last move made with [`Position::make_move`].
+    #[inline]
+    pub fn unmake_move(&mut self) {
+        let state = self.states.pop().expect("unmake_move: no move to take back");
+        let (from, to) = (state.mv.from(), state.mv.to());
+        let piece = self.board[to.index()].expect("unmake_move: no piece on the destination");
+        let us = !self.side;
+        let from_to = Bitboard::from(from) | Bitboard::from(to);
+        self.by_color[us.index()] ^= from_to;
+        self.by_kind[piece.kind().index()] ^= from_to;
+        self.board[from.index()] = Some(piece);
+        self.board[to.index()] = state.captured;
+        if let Some(cap) = state.captured {
+            self.by_color[self.side.index()].set(to);
+            self.by_kind[cap.kind().index()].set(to);
+        }
+        self.side = us;
+        self.ply -= 1;
+        self.key = state.key;
+        self.progress = state.progress;
+        self.checkers = state.checkers;
+    }
+
+    /// Passes the turn (for null-move pruning). Not allowed in check.
+    pub fn make_null_move(&mut self) {
+        debug_assert!(!self.in_check());
+        self.states.push(State {
+            mv: Move::NULL,
+            captured: None,
+            key: self.key,
+            progress: self.progress,
+            checkers: self.checkers,
+        });
+        self.key ^= zobrist::SIDE;
+        self.side = !self.side;
+        self.ply += 1;
+        self.progress = self.progress.saturating_add(1);
+        self.checkers = Bitboard::EMPTY;
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null_move(&mut self) {
+        let state = self.states.pop().expect("unmake_null_move: nothing to take back");
+        debug_assert!(state.mv.is_null());
+        self.side = !self.side;
+        self.ply -= 1;
+        self.key = state.key;
+        self.progress = state.progress;
+        self.checkers = state.checkers;
+    }
+
+    /// Forgets the undo history (the position stays as it is).
+    pub fn clear_history(&mut self) {
+        self.states.clear();
+    }
+}
+
+impl PartialEq for Position {
+    /// Same placement, side, counters and key; the undo history is not compared.
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.by_color == other.by_color
+            && self.by_kind == other.by_kind
+            && self.side == other.side
+            && self.key == other.key
+            && self.progress == other.progress
+            && self.ply == other.ply
+            && self.checkers == other.checkers
+    }
+}
+
+impl fmt::Display for Position {
+    /// A text board (rank 9 on top, Red upper case), then FEN, key and checkers.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f)?;
+        for rank in (0..10).rev() {
+            write!(f, " {rank} ")?;
+            for file in 0..9 {
+                let c = self.piece_at(Square::from_index(rank * 9 + file)).map_or('.', |p| p.char());
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+            if rank == 5 {
+                writeln!(f, "    ~~~~~~~~~~~~~~~~~")?;
+            }
+        }
+        writeln!(f, "    a b c d e f g h i")?;
+        writeln!(f)?;
+        writeln!(f, "Fen: {}", self.fen())?;
+        writeln!(f, "Key: {:016X}", self.key)?;
+        let checkers: Vec<String> = self.checkers.iter().map(|s| s.to_string()).collect();
+        write!(f, "Checkers: {}", checkers.join(" "))
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
