@@ -11,6 +11,7 @@ use std::fmt;
 pub use check::PinInfo;
 pub use fen::{reachable, FenError, START_FEN};
 
+use crate::eval::{eval_tables, PHASE_WEIGHT};
 use crate::types::{Bitboard, Color, Move, Piece, PieceKind, Square};
 
 /// What `make_move` must remember to undo a move.
@@ -21,6 +22,8 @@ struct State {
     key: u64,
     progress: u16,
     checkers: Bitboard,
+    psq: (i32, i32),
+    phase: i32,
 }
 
 /// A Xiangqi position with its undo history.
@@ -34,6 +37,8 @@ pub struct Position {
     progress: u16,
     ply: u32,
     checkers: Bitboard,
+    psq: (i32, i32),
+    phase: i32,
     states: Vec<State>,
 }
 
@@ -48,6 +53,8 @@ impl Position {
             progress: 0,
             ply: 0,
             checkers: Bitboard::EMPTY,
+            psq: (0, 0),
+            phase: 0,
             states: Vec::with_capacity(256),
         }
     }
@@ -63,6 +70,21 @@ impl Position {
         self.by_color[piece.color().index()].set(sq);
         self.by_kind[piece.kind().index()].set(sq);
         self.key ^= zobrist::piece_square(piece, sq);
+        let (mg, eg) = eval_tables().psq[piece.index()][sq.index()];
+        self.psq = (self.psq.0 + mg, self.psq.1 + eg);
+        self.phase += PHASE_WEIGHT[piece.kind().index()];
+    }
+
+    /// Material + piece-square score `(midgame, endgame)` from Red's view, kept incrementally.
+    #[inline(always)]
+    pub fn psq(&self) -> (i32, i32) {
+        self.psq
+    }
+
+    /// Game phase from the material on the board (see `eval::MAX_PHASE`).
+    #[inline(always)]
+    pub fn phase(&self) -> i32 {
+        self.phase
     }
 
     /// The piece on `sq`, if any.
@@ -149,6 +171,24 @@ impl Position {
         self.states.last().map(|s| s.mv)
     }
 
+    /// The key of the position `n` plies ago (`n` ≥ 1) and whether the move played from it
+    /// was irreversible (a capture or a null move), or `None` beyond the recorded history.
+    #[inline]
+    pub fn history(&self, n: usize) -> Option<(u64, bool)> {
+        let len = self.states.len();
+        if n == 0 || n > len {
+            return None;
+        }
+        let s = &self.states[len - n];
+        Some((s.key, s.captured.is_some() || s.mv.is_null()))
+    }
+
+    /// The move played `n` plies ago (`n` ≥ 1; 1 = the last move).
+    pub fn move_ago(&self, n: usize) -> Option<Move> {
+        let len = self.states.len();
+        (n >= 1 && n <= len).then(|| self.states[len - n].mv)
+    }
+
     /// The piece the last move captured, if any.
     pub fn last_captured(&self) -> Option<Piece> {
         self.states.last().and_then(|s| s.captured)
@@ -182,8 +222,14 @@ impl Position {
             key: self.key,
             progress: self.progress,
             checkers: self.checkers,
+            psq: self.psq,
+            phase: self.phase,
         });
         let (us, them) = (self.side, !self.side);
+        let psq = &eval_tables().psq;
+        let (fm, fe) = psq[piece.index()][from.index()];
+        let (tm, te) = psq[piece.index()][to.index()];
+        self.psq = (self.psq.0 - fm + tm, self.psq.1 - fe + te);
         let from_to = Bitboard::from(from) | Bitboard::from(to);
         if let Some(cap) = captured {
             debug_assert_ne!(cap.kind(), PieceKind::King);
@@ -191,6 +237,9 @@ impl Position {
             self.by_kind[cap.kind().index()].clear(to);
             self.key ^= zobrist::piece_square(cap, to);
             self.progress = 0;
+            let (cm, ce) = psq[cap.index()][to.index()];
+            self.psq = (self.psq.0 - cm, self.psq.1 - ce);
+            self.phase -= PHASE_WEIGHT[cap.kind().index()];
         } else if piece.kind() == PieceKind::Pawn && !from.rank().is_own_half(us) {
             self.progress = 0;
         } else {
@@ -229,6 +278,8 @@ impl Position {
         self.key = state.key;
         self.progress = state.progress;
         self.checkers = state.checkers;
+        self.psq = state.psq;
+        self.phase = state.phase;
     }
 
     /// Passes the turn (for null-move pruning). Not allowed in check.
@@ -240,6 +291,8 @@ impl Position {
             key: self.key,
             progress: self.progress,
             checkers: self.checkers,
+            psq: self.psq,
+            phase: self.phase,
         });
         self.key ^= zobrist::SIDE;
         self.side = !self.side;
@@ -276,6 +329,8 @@ impl PartialEq for Position {
             && self.progress == other.progress
             && self.ply == other.ply
             && self.checkers == other.checkers
+            && self.psq == other.psq
+            && self.phase == other.phase
     }
 }
 

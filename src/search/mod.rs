@@ -1,0 +1,922 @@
+//! The search: iterative deepening with aspiration windows over a fail-soft principal
+//! variation search, quiescence search, and the pruning, reduction and extension rules of the
+//! modern Stockfish family, written for Xiangqi (rules in search per RULES.md §5–§6).
+//!
+//! One [`Worker`] is one search thread; `threads.rs` runs several of them over one shared
+//! transposition table (lazy SMP).
+
+pub mod history;
+pub mod limits;
+pub mod movepicker;
+pub mod params;
+pub mod report;
+pub mod score;
+pub mod see;
+pub mod timeman;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use history::{cont_index, history_bonus, Histories};
+use limits::Limits;
+use movepicker::MovePicker;
+use params::*;
+use report::{Bound, Reporter, SearchInfo};
+use score::*;
+use see::see_ge;
+use timeman::TimeBudget;
+
+use crate::eval::evaluate;
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::rules::{judge_span, MoveCountRule, Verdict};
+use crate::tt::{TranspositionTable, TtBound};
+use crate::types::{Move, Piece, PieceKind, Square};
+
+/// Salt XORed into the TT key of a position that repeats one on the current path, so that
+/// path-dependent (repetition) scores never mix with ordinary entries.
+const REPEATED_SALT: u64 = 0x5eed_0f_7e9e_a7ed;
+
+/// State shared by all threads of one search.
+pub struct SharedSearch {
+    /// The transposition table.
+    pub tt: Arc<TranspositionTable>,
+    /// Set to stop every thread (shared with the engine handle).
+    pub stop: Arc<AtomicBool>,
+    /// True while pondering: time limits do not apply yet (shared with the engine handle).
+    pub pondering: Arc<AtomicBool>,
+    /// Nodes per thread (published every few thousand nodes).
+    pub nodes: Vec<PaddedCounter>,
+    /// When the search started.
+    pub start: Instant,
+    /// The limits of this search.
+    pub limits: Limits,
+    /// Time budget, if timed.
+    pub budget: Option<TimeBudget>,
+    /// Move-count draw rule.
+    pub move_rule: MoveCountRule,
+    /// Number of principal variations to search.
+    pub multipv: usize,
+}
+
+/// An atomic counter on its own cache line.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct PaddedCounter(pub AtomicU64);
+
+impl SharedSearch {
+    /// Nodes searched by all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score of the last completed search of this move (−INFINITE if not searched).
+    pub score: i32,
+    /// Score of the iteration before.
+    pub prev_score: i32,
+    /// Deepest ply reached below it.
+    pub seldepth: usize,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Whether `score` is only a bound.
+    pub bound: Bound,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: i32,
+    killers: [Move; 2],
+    /// (piece, to) of the move made from this ply, for continuation history.
+    moved: Option<(Piece, Square)>,
+    in_check: bool,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame { static_eval: NONE_SCORE, killers: [Move::NULL; 2], moved: None, in_check: false }
+    }
+}
+
+/// One search thread: its own board, stacks and histories.
+pub struct Worker {
+    /// Thread index (0 = main thread: owns time and output).
+    pub id: usize,
+    /// The board being searched.
+    pub pos: Position,
+    /// Move-ordering memory (kept across searches of a game).
+    pub hist: Box<Histories>,
+    /// Root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    /// Last fully completed depth.
+    pub completed_depth: i32,
+    /// Nodes searched in the current search.
+    pub nodes: u64,
+    stack: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    seldepth: usize,
+    pv_idx: usize,
+    rep_filter: Box<[u8; 4096]>,
+    root_depth: i32,
+    stopped: bool,
+}
+
+impl Worker {
+    /// A worker with empty histories.
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            pos: Position::startpos(),
+            hist: Box::default(),
+            root_moves: Vec::new(),
+            completed_depth: 0,
+            nodes: 0,
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            seldepth: 0,
+            pv_idx: 0,
+            rep_filter: Box::new([0; 4096]),
+            root_depth: 0,
+            stopped: false,
+        }
+    }
+
+    /// Forgets all move-ordering memory (new game).
+    pub fn clear(&mut self) {
+        self.hist.clear();
+    }
+
+    /// Prepares a search of `pos` (which carries its game history for repetitions).
+    pub fn setup(&mut self, pos: &Position, limits: &Limits) {
+        self.pos = pos.clone();
+        self.nodes = 0;
+        self.completed_depth = 0;
+        self.stopped = false;
+        self.stack.iter_mut().for_each(|f| *f = Frame::default());
+        self.rep_filter.fill(0);
+        self.rep_filter[(self.pos.key() & 4095) as usize] += 1;
+        let mut n = 1;
+        while let Some((key, irreversible)) = self.pos.history(n) {
+            if irreversible {
+                break;
+            }
+            let slot = &mut self.rep_filter[(key & 4095) as usize];
+            *slot = slot.saturating_add(1);
+            n += 1;
+        }
+        self.root_moves = legal_moves(&self.pos)
+            .into_iter()
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .filter(|m| !limits.ban_moves.contains(m))
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                seldepth: 0,
+                pv: vec![mv],
+                bound: Bound::Exact,
+            })
+            .collect();
+    }
+
+    #[inline]
+    fn make(&mut self, mv: Move, shared: &SharedSearch) {
+        self.pos.make_move(mv);
+        shared.tt.prefetch(self.pos.key());
+        let slot = &mut self.rep_filter[(self.pos.key() & 4095) as usize];
+        *slot = slot.saturating_add(1);
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        let slot = &mut self.rep_filter[(self.pos.key() & 4095) as usize];
+        *slot = slot.saturating_sub(1);
+        self.pos.unmake_move();
+    }
+
+    /// Counts a node; every 1024 nodes publishes the count and (main thread) checks limits.
+    #[inline]
+    fn tick(&mut self, shared: &SharedSearch) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            shared.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                self.check_limits(shared);
+            }
+        }
+    }
+
+    fn check_limits(&self, shared: &SharedSearch) {
+        if let Some(limit) = shared.limits.nodes {
+            if shared.total_nodes() >= limit {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if shared.pondering.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Some(b) = shared.budget {
+            if shared.start.elapsed() >= b.maximum {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    #[inline]
+    fn should_stop(&mut self, shared: &SharedSearch) -> bool {
+        if !self.stopped && shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Iterative deepening. The main thread reports through `reporter`.
+    pub fn iterate(&mut self, shared: &SharedSearch, reporter: Option<&dyn Reporter>) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        let multipv = shared.multipv.clamp(1, self.root_moves.len());
+        let mut last_best = Move::NULL;
+        let mut stability = 0;
+        let mut prev_best_score = -INFINITE;
+        for depth in 1..=max_depth {
+            // Helper threads skip some depths so that the threads spread over the tree.
+            if self.id > 0 && depth > 1 && (depth as usize + self.id) % 4 == 0 {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let score = self.search_root(shared, alpha, beta, depth);
+                    // Stable sort keeps the order of equal scores (older best first).
+                    self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITE);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 5;
+                }
+                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                if self.stopped {
+                    break;
+                }
+                if let Some(r) = reporter {
+                    if pv_idx + 1 == multipv || shared.start.elapsed().as_millis() > 3000 {
+                        for i in 0..=pv_idx {
+                            r.info(&self.info(shared, i, depth));
+                        }
+                    }
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            let best = &self.root_moves[0];
+            // Mate-in-N: stop once a mate that short is proven.
+            if let Some(n) = shared.limits.mate {
+                if best.score >= MATE_BOUND && MATE - best.score <= 2 * n as i32 {
+                    break;
+                }
+            }
+            if self.id != 0 {
+                continue;
+            }
+            // Time management between iterations.
+            if best.mv == last_best {
+                stability = (stability + 1).min(8);
+            } else {
+                stability = 0;
+            }
+            last_best = best.mv;
+            let falling = if prev_best_score > -INFINITE { (prev_best_score - best.score).clamp(0, 200) } else { 0 };
+            prev_best_score = best.score;
+            if let Some(b) = shared.budget {
+                if !shared.pondering.load(Ordering::Relaxed) {
+                    let stability_factor = 1.6 - 0.1 * stability as f64;
+                    let falling_factor = 1.0 + falling as f64 / 200.0;
+                    let single_reply = if self.root_moves.len() == 1 { 0.2 } else { 1.0 };
+                    let target = b.optimum.as_secs_f64() * stability_factor * falling_factor * single_reply;
+                    if shared.start.elapsed().as_secs_f64() >= target.min(b.maximum.as_secs_f64()) {
+                        break;
+                    }
+                }
+            }
+        }
+        shared.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// The report for root move `i` after an iteration of `depth`.
+    pub fn info(&self, shared: &SharedSearch, i: usize, depth: i32) -> SearchInfo {
+        let rm = &self.root_moves[i];
+        let (score, depth) = if rm.score == -INFINITE { (rm.prev_score, depth - 1) } else { (rm.score, depth) };
+        SearchInfo {
+            depth: depth.max(1) as u32,
+            seldepth: rm.seldepth.max(depth.max(1) as usize) as u32,
+            multipv: i as u32 + 1,
+            score: to_report(if score == -INFINITE { 0 } else { score }),
+            bound: rm.bound,
+            nodes: shared.total_nodes().max(self.nodes),
+            time: shared.start.elapsed(),
+            hashfull: shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = if ply + 1 <= MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        self.pv[ply][0] = mv;
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    fn search_root(&mut self, shared: &SharedSearch, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        self.stack[0].in_check = self.pos.in_check();
+        self.stack[0].static_eval = if self.pos.in_check() { NONE_SCORE } else { evaluate(&self.pos) };
+        for i in self.pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let count = i - self.pv_idx + 1;
+            self.stack[0].moved = self.pos.piece_at(mv.from()).map(|p| (p, mv.to()));
+            let gives_check = self.pos.gives_check(mv);
+            self.make(mv, shared);
+            self.tick(shared);
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut score;
+            if count == 1 {
+                score = -self.search::<true>(shared, -beta, -alpha, new_depth, false, 1);
+            } else {
+                let r = if depth >= 3 && count > 3 && !gives_check && !self.pos.last_captured().is_some() {
+                    (reduction(depth, count) - 1).max(0)
+                } else {
+                    0
+                };
+                score = -self.search::<false>(shared, -alpha - 1, -alpha, new_depth - r, true, 1);
+                if score > alpha && r > 0 {
+                    score = -self.search::<false>(shared, -alpha - 1, -alpha, new_depth, false, 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search::<true>(shared, -beta, -alpha, new_depth, false, 1);
+                }
+            }
+            self.unmake();
+            if self.should_stop(shared) {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if count == 1 || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.bound = if score >= beta { Bound::Lower } else if score <= alpha { Bound::Upper } else { Bound::Exact };
+                rm.pv.clear();
+                rm.pv.push(mv);
+                let len = self.pv_len[1];
+                rm.pv.extend_from_slice(&self.pv[1][..len]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Repetition handling at a non-root node (RULES.md §5). Returns a score to return at
+    /// once, or narrows the window; `repeated` tells whether the position repeats one on the
+    /// path (its TT key is then salted).
+    fn repetition(&mut self, ply: usize, alpha: &mut i32, beta: &mut i32, repeated: &mut bool) -> Option<i32> {
+        if self.rep_filter[(self.pos.key() & 4095) as usize] < 2 {
+            return None;
+        }
+        let key = self.pos.key();
+        let mut first = 0;
+        let mut occurrences = 0;
+        let mut n = 1;
+        while let Some((k, irreversible)) = self.pos.history(n) {
+            if irreversible {
+                break;
+            }
+            if n >= 4 && n % 2 == 0 && k == key {
+                if first == 0 {
+                    first = n;
+                }
+                occurrences += 1;
+                if occurrences >= 2 {
+                    break;
+                }
+            }
+            n += 1;
+        }
+        if first == 0 {
+            return None;
+        }
+        *repeated = true;
+        let in_tree = first <= ply;
+        let third = occurrences >= 2;
+        if !in_tree && !third {
+            return None;
+        }
+        let draw = DRAW - 1 + (self.nodes & 2) as i32;
+        let stm = self.pos.side_to_move();
+        match judge_span(&self.pos, first).0 {
+            Verdict::Draw => Some(draw),
+            Verdict::Loses(side) => {
+                let we_win = side != stm;
+                if third {
+                    Some(if we_win { mate_in(ply) } else { mated_in(ply) })
+                } else {
+                    // The offender could still deviate: only bound the score.
+                    if we_win {
+                        *alpha = (*alpha).max(DRAW - 1);
+                    } else {
+                        *beta = (*beta).min(DRAW + 1);
+                    }
+                    (*alpha >= *beta).then_some(*alpha)
+                }
+            }
+        }
+    }
+
+    /// Whether a move-count draw rule applies at this node.
+    #[inline]
+    fn move_rule_draw(&self, rule: MoveCountRule) -> bool {
+        match rule {
+            MoveCountRule::Cxq => self.pos.game_ply() >= 600 || self.pos.progress_plies() >= 60,
+            MoveCountRule::Sixty => self.pos.progress_plies() >= 120,
+            MoveCountRule::None => false,
+        }
+    }
+
+    fn cont_indices(&self, ply: usize) -> [usize; 2] {
+        [
+            if ply >= 1 { cont_index(self.stack[ply - 1].moved) } else { cont_index(None) },
+            if ply >= 2 { cont_index(self.stack[ply - 2].moved) } else { cont_index(None) },
+        ]
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn search<const PV: bool>(
+        &mut self,
+        shared: &SharedSearch,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        cut_node: bool,
+        ply: usize,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(shared, alpha, beta, ply);
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+            self.seldepth = self.seldepth.max(ply);
+        }
+        if self.should_stop(shared) {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+
+        // Rules: repetitions, move-count draws, mate distance.
+        let mut repeated = false;
+        if let Some(s) = self.repetition(ply, &mut alpha, &mut beta, &mut repeated) {
+            return s;
+        }
+        if self.move_rule_draw(shared.move_rule) && (!in_check || !legal_moves(&self.pos).is_empty()) {
+            return DRAW;
+        }
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Transposition table.
+        let tt_key = if repeated { self.pos.key() ^ REPEATED_SALT } else { self.pos.key() };
+        let tt_entry = shared.tt.probe(tt_key, ply);
+        let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
+        let tt_pv = PV || tt_entry.is_some_and(|e| e.pv);
+        if !PV {
+            if let Some(e) = tt_entry {
+                if e.depth >= depth
+                    && e.score != NONE_SCORE
+                    && match e.bound {
+                        TtBound::Exact => true,
+                        TtBound::Lower => e.score >= beta,
+                        TtBound::Upper => e.score <= alpha,
+                        TtBound::None => false,
+                    }
+                {
+                    return e.score;
+                }
+            }
+        }
+
+        // Static evaluation.
+        let static_eval = if in_check {
+            NONE_SCORE
+        } else {
+            tt_entry.map(|e| e.eval).filter(|&e| e != NONE_SCORE).unwrap_or_else(|| evaluate(&self.pos))
+        };
+        let mut eval = static_eval;
+        if let Some(e) = tt_entry {
+            if !in_check
+                && e.score != NONE_SCORE
+                && !is_mate(e.score)
+                && (e.bound == TtBound::Exact
+                    || (e.bound == TtBound::Lower && e.score > eval)
+                    || (e.bound == TtBound::Upper && e.score < eval))
+            {
+                eval = e.score;
+            }
+        }
+        self.stack[ply].static_eval = static_eval;
+        self.stack[ply].in_check = in_check;
+        self.stack[ply + 1].killers = [Move::NULL; 2];
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != NONE_SCORE
+            && static_eval > self.stack[ply - 2].static_eval;
+
+        if !PV && !in_check {
+            // Reverse futility pruning.
+            if depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && !is_mate(beta)
+            {
+                return eval;
+            }
+            // Null move: give the opponent a free move; if we still beat beta, cut. Not when
+            // we have too few attacking pieces (zugzwang-like endings are common without them).
+            let us = self.pos.side_to_move();
+            let attackers = self.pos.pieces(us)
+                & (self.pos.kind(PieceKind::Rook) | self.pos.kind(PieceKind::Horse) | self.pos.kind(PieceKind::Cannon));
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta - 20 * depth
+                && attackers.count() >= 2
+                && self.pos.last_move().is_some_and(|m| !m.is_null())
+                && !is_mate(beta)
+            {
+                let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
+                self.stack[ply].moved = None;
+                self.pos.make_null_move();
+                let score = -self.search::<false>(shared, -beta, -beta + 1, depth - r, !cut_node, ply + 1);
+                self.pos.unmake_null_move();
+                if self.should_stop(shared) {
+                    return 0;
+                }
+                if score >= beta {
+                    let score = if is_mate(score) { beta } else { score };
+                    // Verify at high depth, or with only two attackers left.
+                    if depth < 12 && attackers.count() > 2 {
+                        return score;
+                    }
+                    let v = self.search::<false>(shared, beta - 1, beta, depth - r, false, ply);
+                    if v >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: no TT move, so this node is probably not important.
+        let mut depth = depth;
+        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let cont = self.cont_indices(ply);
+        let prev = if ply >= 1 { self.stack[ply - 1].moved } else { None };
+        let counter = self.hist.counter_move(prev);
+        let mut picker = MovePicker::new(&self.pos, tt_move, self.stack[ply].killers, counter, cont);
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0;
+        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
+        let mut quiet_count = 0;
+        let mut captures_tried: [Move; 32] = [Move::NULL; 32];
+        let mut capture_count = 0;
+        let us = self.pos.side_to_move();
+
+        while let Some(mv) = picker.next(&self.pos, &self.hist) {
+            move_count += 1;
+            let capture = self.pos.is_capture(mv);
+            let piece = self.pos.piece_at(mv.from()).expect("own piece");
+            let gives_check = self.pos.gives_check(mv);
+            let killer = mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1] || mv == counter;
+            let hist_score = if capture {
+                0
+            } else {
+                self.hist.butterfly(us, mv)
+                    + self.hist.continuation(cont[0], piece, mv)
+                    + self.hist.continuation(cont[1], piece, mv)
+            };
+            let r_base = reduction(depth, move_count);
+
+            // Shallow-depth pruning.
+            if best_score > -MATE_BOUND && !in_check {
+                let lmr_depth = (depth - 1 - r_base).max(0);
+                if !capture && !gives_check {
+                    if move_count >= lmp_threshold(depth, improving) {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if lmr_depth < FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                        && !killer
+                    {
+                        continue;
+                    }
+                    if lmr_depth < 8 && hist_score < -HISTORY_PRUNE * depth {
+                        continue;
+                    }
+                    if !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if capture && depth <= 8 && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth) {
+                    continue;
+                }
+            }
+
+            // Extensions: a check that does not lose material.
+            let extension = (gives_check && ply < 2 * self.root_depth as usize && (depth <= 6 || see_ge(&self.pos, mv, 0))) as i32;
+            let new_depth = depth - 1 + extension;
+
+            self.stack[ply].moved = Some((piece, mv.to()));
+            self.make(mv, shared);
+            self.tick(shared);
+
+            let mut score;
+            if depth >= 2 && move_count > 1 + PV as usize && (!capture || !tt_pv) {
+                let mut r = r_base;
+                r -= tt_pv as i32;
+                r -= gives_check as i32;
+                r -= killer as i32;
+                r += cut_node as i32;
+                r += !improving as i32;
+                r -= (hist_score / LMR_HISTORY_DIV).clamp(-2, 2);
+                let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                score = -self.search::<false>(shared, -alpha - 1, -alpha, d, true, ply + 1);
+                if score > alpha && d < new_depth {
+                    score = -self.search::<false>(shared, -alpha - 1, -alpha, new_depth, !cut_node, ply + 1);
+                }
+            } else if !PV || move_count > 1 {
+                score = -self.search::<false>(shared, -alpha - 1, -alpha, new_depth, !cut_node, ply + 1);
+            } else {
+                score = alpha + 1; // force the full-window search below
+            }
+            if PV && (move_count == 1 || score > alpha) {
+                score = -self.search::<true>(shared, -beta, -alpha, new_depth, false, ply + 1);
+            }
+            self.unmake();
+            if self.should_stop(shared) {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        self.update_histories(ply, mv, depth, &quiets_tried[..quiet_count], &captures_tried[..capture_count], cont, prev);
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if capture {
+                if capture_count < captures_tried.len() {
+                    captures_tried[capture_count] = mv;
+                    capture_count += 1;
+                }
+            } else if quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move (or every move pruned, impossible before one is searched): in
+            // Xiangqi both checkmate and stalemate lose.
+            return mated_in(ply);
+        }
+
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else if PV && !best_move.is_null() {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        shared.tt.store(tt_key, ply, best_move, best_score, static_eval, depth, bound, tt_pv);
+        best_score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn update_histories(
+        &mut self,
+        ply: usize,
+        best: Move,
+        depth: i32,
+        quiets: &[Move],
+        captures: &[Move],
+        cont: [usize; 2],
+        prev: Option<(Piece, Square)>,
+    ) {
+        let bonus = history_bonus(depth);
+        let us = self.pos.side_to_move();
+        let piece_of = |pos: &Position, m: Move| pos.piece_at(m.from()).expect("own piece");
+        if let Some(victim) = self.pos.piece_at(best.to()) {
+            let p = piece_of(&self.pos, best);
+            self.hist.update_capture(p, best, victim.kind().index(), bonus);
+        } else {
+            let p = piece_of(&self.pos, best);
+            self.hist.update_butterfly(us, best, bonus);
+            self.hist.update_continuation(cont[0], p, best, bonus);
+            self.hist.update_continuation(cont[1], p, best, bonus);
+            let k = &mut self.stack[ply].killers;
+            if k[0] != best {
+                k[1] = k[0];
+                k[0] = best;
+            }
+            self.hist.set_counter_move(prev, best);
+            for &m in quiets {
+                let p = piece_of(&self.pos, m);
+                self.hist.update_butterfly(us, m, -bonus);
+                self.hist.update_continuation(cont[0], p, m, -bonus);
+                self.hist.update_continuation(cont[1], p, m, -bonus);
+            }
+        }
+        for &m in captures {
+            let p = piece_of(&self.pos, m);
+            if let Some(victim) = self.pos.piece_at(m.to()) {
+                self.hist.update_capture(p, m, victim.kind().index(), -bonus);
+            }
+        }
+    }
+
+    fn qsearch<const PV: bool>(&mut self, shared: &SharedSearch, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if PV {
+            self.pv_len[ply] = 0;
+            self.seldepth = self.seldepth.max(ply);
+        }
+        if self.should_stop(shared) {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let (mut a, mut b) = (alpha, beta);
+        let mut repeated = false;
+        if let Some(s) = self.repetition(ply, &mut a, &mut b, &mut repeated) {
+            return s;
+        }
+        let tt_key = if repeated { self.pos.key() ^ REPEATED_SALT } else { self.pos.key() };
+        let tt_entry = shared.tt.probe(tt_key, ply);
+        if !PV {
+            if let Some(e) = tt_entry {
+                if e.score != NONE_SCORE
+                    && match e.bound {
+                        TtBound::Exact => true,
+                        TtBound::Lower => e.score >= beta,
+                        TtBound::Upper => e.score <= alpha,
+                        TtBound::None => false,
+                    }
+                {
+                    return e.score;
+                }
+            }
+        }
+        let static_eval;
+        let mut best_score;
+        if in_check {
+            static_eval = NONE_SCORE;
+            best_score = -INFINITE;
+        } else {
+            static_eval = tt_entry.map(|e| e.eval).filter(|&e| e != NONE_SCORE).unwrap_or_else(|| evaluate(&self.pos));
+            best_score = static_eval;
+            if best_score >= beta {
+                if tt_entry.is_none() {
+                    shared.tt.store(tt_key, ply, Move::NULL, best_score, static_eval, -1, TtBound::Lower, false);
+                }
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        let cont = self.cont_indices(ply);
+        let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::new_qsearch(&self.pos, tt_move, cont);
+        let mut best_move = Move::NULL;
+        let mut move_count = 0;
+        while let Some(mv) = picker.next(&self.pos, &self.hist) {
+            move_count += 1;
+            if !in_check {
+                let victim = self.pos.piece_at(mv.to()).map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
+                if static_eval + victim + QS_DELTA_MARGIN <= alpha && !self.pos.gives_check(mv) {
+                    best_score = best_score.max(static_eval + victim);
+                    continue;
+                }
+                if !see_ge(&self.pos, mv, 0) {
+                    continue;
+                }
+            } else if best_score > -MATE_BOUND && !self.pos.is_capture(mv) && move_count > 3 {
+                // Enough evasions tried: the rest are quiet and late.
+                continue;
+            }
+            let piece = self.pos.piece_at(mv.from()).expect("own piece");
+            self.stack[ply].moved = Some((piece, mv.to()));
+            self.make(mv, shared);
+            self.tick(shared);
+            let score = -self.qsearch::<PV>(shared, -beta, -alpha, ply + 1);
+            self.unmake();
+            if self.should_stop(shared) {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && best_score == -INFINITE {
+            return mated_in(ply);
+        }
+        let bound = if best_score >= beta { TtBound::Lower } else { TtBound::Upper };
+        shared.tt.store(tt_key, ply, best_move, best_score, static_eval, 0, bound, false);
+        best_score
+    }
+}
+
+/// Late-move reduction for `depth` and move number `count` (from a table built once).
+#[inline]
+fn reduction(depth: i32, count: usize) -> i32 {
+    static TABLE: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
+            }
+        }
+        t
+    });
+    TABLE[(depth.clamp(0, 63)) as usize][count.min(63)] as i32
+}
+
+#[inline]
+fn lmp_threshold(depth: i32, improving: bool) -> usize {
+    ((3 + depth * depth) / (2 - improving as i32)) as usize
+}

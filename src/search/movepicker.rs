@@ -1,0 +1,281 @@
+//! The staged move picker: hands out the legal moves of a node best-first without
+//! generating or sorting what a cut-off makes unnecessary.
+//!
+//! Main search: TT move → good captures (MVV-LVA + capture history, SEE ≥ 0) → killers →
+//! counter-move → quiets by history (butterfly + continuation) → bad captures.
+//! In check: TT move → all evasions (captures first). Quiescence: TT move if a capture →
+//! captures by MVV-LVA.
+
+use arrayvec::ArrayVec;
+
+use super::history::Histories;
+use super::see::{see_ge, SEE_VALUE};
+use crate::movegen::{generate, GenKind, MoveList, MAX_MOVES};
+use crate::position::Position;
+use crate::types::Move;
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    Done,
+}
+
+/// Picks moves of one node in stages (see the module doc).
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    cont: [usize; 2],
+    moves: ArrayVec<(Move, i32), MAX_MOVES>,
+    cur: usize,
+    bad: ArrayVec<Move, MAX_MOVES>,
+    bad_cur: usize,
+    qsearch: bool,
+    /// Set by the search to skip the remaining quiet moves (late-move pruning).
+    pub skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for the main search.
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move, cont: [usize; 2]) -> Self {
+        let in_check = pos.in_check();
+        let tt_ok = !tt_move.is_null() && pos.is_legal(tt_move);
+        MovePicker {
+            stage: if tt_ok {
+                Stage::TtMove
+            } else if in_check {
+                Stage::GenEvasions
+            } else {
+                Stage::GenCaptures
+            },
+            tt_move: if tt_ok { tt_move } else { Move::NULL },
+            killers,
+            counter,
+            cont,
+            moves: ArrayVec::new(),
+            cur: 0,
+            bad: ArrayVec::new(),
+            bad_cur: 0,
+            qsearch: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence: captures only (all evasions when in check).
+    pub fn new_qsearch(pos: &Position, tt_move: Move, cont: [usize; 2]) -> Self {
+        let in_check = pos.in_check();
+        let tt_ok = !tt_move.is_null()
+            && (in_check || pos.is_capture(tt_move))
+            && pos.is_legal(tt_move);
+        let mut p = MovePicker::new(pos, Move::NULL, [Move::NULL; 2], Move::NULL, cont);
+        p.qsearch = true;
+        if tt_ok {
+            p.tt_move = tt_move;
+            p.stage = Stage::TtMove;
+        }
+        p
+    }
+
+    fn score_captures(&mut self, pos: &Position, hist: &Histories) {
+        for (mv, score) in self.moves.iter_mut() {
+            let victim = pos.piece_at(mv.to()).map_or(0, |p| p.kind().index());
+            let attacker = pos.piece_at(mv.from()).expect("own piece");
+            *score = 16 * SEE_VALUE[victim].min(1000) - SEE_VALUE[attacker.kind().index()].min(1000) / 8
+                + hist.capture(attacker, *mv, victim) / 16;
+        }
+    }
+
+    fn score_quiets(&mut self, pos: &Position, hist: &Histories) {
+        let side = pos.side_to_move();
+        for (mv, score) in self.moves.iter_mut() {
+            let piece = pos.piece_at(mv.from()).expect("own piece");
+            *score = hist.butterfly(side, *mv)
+                + hist.continuation(self.cont[0], piece, *mv)
+                + hist.continuation(self.cont[1], piece, *mv);
+        }
+    }
+
+    fn load(&mut self, pos: &Position, kind: GenKind) {
+        let mut list = MoveList::new();
+        generate(pos, kind, &mut list);
+        self.moves.clear();
+        self.cur = 0;
+        for mv in list {
+            if mv != self.tt_move {
+                self.moves.push((mv, 0));
+            }
+        }
+    }
+
+    /// Takes the best remaining move of `self.moves` (selection by score).
+    fn pick_best(&mut self) -> Option<Move> {
+        if self.cur >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..self.moves.len() {
+            if self.moves[i].1 > self.moves[best].1 {
+                best = i;
+            }
+        }
+        self.moves.swap(self.cur, best);
+        self.cur += 1;
+        Some(self.moves[self.cur - 1].0)
+    }
+
+    fn is_special_quiet(&self, mv: Move) -> bool {
+        mv == self.killers[0] || mv == self.killers[1] || mv == self.counter
+    }
+
+    fn quiet_candidate(&self, pos: &Position, mv: Move) -> bool {
+        !mv.is_null() && mv != self.tt_move && !pos.is_capture(mv) && pos.is_legal(mv)
+    }
+
+    /// The next move, or `None` when all are done. Every move returned is legal.
+    pub fn next(&mut self, pos: &Position, hist: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = if pos.in_check() { Stage::GenEvasions } else { Stage::GenCaptures };
+                    return Some(self.tt_move);
+                }
+                Stage::GenCaptures => {
+                    self.load(pos, GenKind::Captures);
+                    self.score_captures(pos, hist);
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    Some(mv) => {
+                        if self.qsearch || see_ge(pos, mv, 0) {
+                            return Some(mv);
+                        }
+                        self.bad.push(mv);
+                    }
+                    None => {
+                        self.stage = if self.qsearch { Stage::Done } else { Stage::Killer1 };
+                    }
+                },
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    let k = self.killers[0];
+                    if !self.skip_quiets && self.quiet_candidate(pos, k) {
+                        return Some(k);
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    let k = self.killers[1];
+                    if !self.skip_quiets && k != self.killers[0] && self.quiet_candidate(pos, k) {
+                        return Some(k);
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenQuiets;
+                    let c = self.counter;
+                    if !self.skip_quiets
+                        && c != self.killers[0]
+                        && c != self.killers[1]
+                        && self.quiet_candidate(pos, c)
+                    {
+                        return Some(c);
+                    }
+                }
+                Stage::GenQuiets => {
+                    if self.skip_quiets {
+                        self.moves.clear();
+                        self.cur = 0;
+                    } else {
+                        self.load(pos, GenKind::Quiets);
+                        let specials = [self.killers[0], self.killers[1], self.counter];
+                        self.moves.retain(|(m, _)| !specials.contains(m));
+                        self.score_quiets(pos, hist);
+                        self.moves.sort_unstable_by_key(|&(_, s)| -s);
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets && self.cur < self.moves.len() {
+                        self.cur += 1;
+                        let mv = self.moves[self.cur - 1].0;
+                        debug_assert!(!self.is_special_quiet(mv));
+                        return Some(mv);
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad.len() {
+                        self.bad_cur += 1;
+                        return Some(self.bad[self.bad_cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    self.load(pos, GenKind::All);
+                    let side = pos.side_to_move();
+                    for (mv, score) in self.moves.iter_mut() {
+                        let piece = pos.piece_at(mv.from()).expect("own piece");
+                        *score = match pos.piece_at(mv.to()) {
+                            Some(v) => 1 << 20 | (SEE_VALUE[v.kind().index()].min(1000) * 16 - SEE_VALUE[piece.kind().index()].min(1000) / 8),
+                            None => hist.butterfly(side, *mv) + hist.continuation(self.cont[0], piece, *mv),
+                        };
+                    }
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    return match self.pick_best() {
+                        Some(mv) => Some(mv),
+                        None => {
+                            self.stage = Stage::Done;
+                            None
+                        }
+                    };
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+
+    /// The picker yields exactly the legal moves, each once, whatever the hints.
+    #[test]
+    fn picker_yields_exactly_the_legal_moves() {
+        let hist = Histories::default();
+        let mut pos = Position::startpos();
+        for step in 0..60usize {
+            let legal = legal_moves(&pos);
+            if legal.is_empty() {
+                break;
+            }
+            let hints: Vec<Move> = (0..4).map(|i| legal[(step * 5 + i * 11) % legal.len()]).collect();
+            let junk: Move = "a0a9".parse().unwrap();
+            for (tt, k1, k2, c) in [(hints[0], hints[1], hints[2], hints[3]), (junk, junk, Move::NULL, hints[0])] {
+                let mut picker = MovePicker::new(&pos, tt, [k1, k2], c, [14 * 90, 14 * 90]);
+                let mut got = Vec::new();
+                while let Some(m) = picker.next(&pos, &hist) {
+                    got.push(m);
+                }
+                let mut want = legal.to_vec();
+                got.sort();
+                want.sort();
+                assert_eq!(got, want, "{}", pos.fen());
+            }
+            pos.make_move(legal[(step * 13 + 7) % legal.len()]);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! Time management: how long to think for this move.
+//!
+//! With a clock, the optimum time is the remaining time divided by the moves still to play
+//! (or an estimate for sudden death) plus most of the increment; the maximum is a few times
+//! that, capped to a safe fraction of the clock. Both leave `Move Overhead` for the GUI and
+//! the pipes. The search stops starting new iterations past the (scaled) optimum and aborts
+//! at the maximum. `movetime` is exact.
+
+use std::time::Duration;
+
+use super::limits::Limits;
+
+/// Soft and hard time limits for one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start another iteration after `optimum * stability factor`.
+    pub optimum: Duration,
+    /// Abort the search at this point.
+    pub maximum: Duration,
+}
+
+/// The budget for `limits`, or `None` if the search is not timed.
+pub fn budget(limits: &Limits, move_overhead: Duration, game_ply: u32) -> Option<TimeBudget> {
+    if let Some(mt) = limits.movetime {
+        let t = mt.saturating_sub(move_overhead).max(Duration::from_millis(1));
+        return Some(TimeBudget { optimum: t, maximum: t });
+    }
+    let clock = limits.clock?;
+    let left = clock.time.saturating_sub(move_overhead).max(Duration::from_millis(1));
+    let left_ms = left.as_millis() as f64;
+    let inc_ms = clock.increment.as_millis() as f64;
+    // Sudden death: assume the game lasts about 50 more moves early on, fewer later.
+    let moves_left = match clock.moves_to_go {
+        Some(m) => m.clamp(1, 80) as f64,
+        None => (50.0 - game_ply as f64 / 8.0).max(20.0),
+    };
+    let optimum = (left_ms / moves_left + inc_ms * 0.8).min(left_ms * 0.5);
+    let maximum = (optimum * 4.0).min(left_ms * if moves_left <= 1.0 { 0.8 } else { 0.3 } + inc_ms * 0.5);
+    let maximum = maximum.min(left_ms * 0.9).max(1.0);
+    let optimum = optimum.min(maximum).max(1.0);
+    Some(TimeBudget {
+        optimum: Duration::from_micros((optimum * 1000.0) as u64),
+        maximum: Duration::from_micros((maximum * 1000.0) as u64),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::limits::Clock;
+
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc),
+                moves_to_go: mtg,
+                ..Clock::default()
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn budget_never_exceeds_the_clock() {
+        for ms in [1, 10, 100, 1000, 10_000, 600_000] {
+            for inc in [0, 100, 2000] {
+                for mtg in [None, Some(1), Some(40)] {
+                    let b = budget(&clock(ms, inc, mtg), Duration::from_millis(10), 20).unwrap();
+                    assert!(b.optimum <= b.maximum);
+                    assert!(b.maximum <= Duration::from_millis(ms.max(1)), "{ms} {inc} {mtg:?} {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let l = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
+        let b = budget(&l, Duration::from_millis(20), 0).unwrap();
+        assert_eq!(b.maximum, Duration::from_millis(480));
+        assert!(budget(&Limits::default(), Duration::ZERO, 0).is_none());
+    }
+}

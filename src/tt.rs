@@ -1,0 +1,301 @@
+//! The transposition table: shared by all search threads, lock-free.
+//!
+//! Each entry is two `AtomicU64`: `key ^ data` and `data`. A reader accepts an entry only if
+//! the two XOR back to its key, so a torn write (two threads storing at once) reads as a miss
+//! instead of a corrupted move or score. Entries come in clusters of four (one cache line);
+//! the cluster index uses the multiply-shift trick on the key. Replacement prefers the same
+//! position, then the entry whose depth minus age is lowest. Mate scores are stored relative
+//! to the node and converted back relative to the root on probe.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use crate::search::score::{MATE_BOUND, NONE_SCORE};
+use crate::types::Move;
+
+/// What kind of bound a stored score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum TtBound {
+    /// Nothing stored (or a static eval only).
+    None = 0,
+    /// The score is a lower bound (fail high).
+    Lower = 1,
+    /// The score is an upper bound (fail low).
+    Upper = 2,
+    /// Exact score.
+    Exact = 3,
+}
+
+/// A decoded entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Best or refutation move (`Move::NULL` if none).
+    pub mv: Move,
+    /// Score, already converted to be relative to the root at the probing ply.
+    pub score: i32,
+    /// Static evaluation of the position (`NONE_SCORE` if not computed).
+    pub eval: i32,
+    /// Depth of the search that produced the score.
+    pub depth: i32,
+    /// Bound type.
+    pub bound: TtBound,
+    /// Whether the entry was on a principal variation.
+    pub pv: bool,
+}
+
+#[repr(C)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(C, align(64))]
+struct Cluster {
+    slots: [Slot; 4],
+}
+
+const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
+
+/// Converts a search score at `ply` to its stored (node-relative) form.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Converts a stored score back to be relative to the root at `ply`.
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score == NONE_SCORE {
+        score
+    } else if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2, pv 1, generation 5
+#[inline]
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound, pv: bool, gen: u8) -> u64 {
+    mv.raw() as u64
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | ((depth.clamp(-1, 254) + 1) as u64) << 48
+        | (bound as u64) << 56
+        | (pv as u64) << 58
+        | ((gen & 0x1f) as u64) << 59
+}
+
+#[inline]
+fn unpack(data: u64) -> (TtEntry, u8) {
+    let entry = TtEntry {
+        mv: Move::from_raw(data as u16).unwrap_or(Move::NULL),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32 - 1,
+        bound: match (data >> 56) & 3 {
+            0 => TtBound::None,
+            1 => TtBound::Lower,
+            2 => TtBound::Upper,
+            _ => TtBound::Exact,
+        },
+        pv: (data >> 58) & 1 != 0,
+    };
+    (entry, (data >> 59) as u8)
+}
+
+/// The shared table. All methods take `&self`; it is `Sync`.
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of `mb` MiB (at least one cluster).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::with_capacity(count);
+        clusters.resize_with(count, || Cluster {
+            slots: std::array::from_fn(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }),
+        });
+        TranspositionTable { clusters, generation: AtomicU8::new(0) }
+    }
+
+    /// Size in MiB.
+    pub fn size_mb(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
+    }
+
+    /// Empties every entry.
+    pub fn clear(&self) {
+        for c in &self.clusters {
+            for s in &c.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> &Cluster {
+        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        // SAFETY: i < len because (key * len) >> 64 < len for any 64-bit key.
+        debug_assert!(i < self.clusters.len());
+        unsafe { self.clusters.get_unchecked(i) }
+    }
+
+    /// Hints the CPU to load the cluster of `key` into cache.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let ptr = self.cluster(key) as *const Cluster as *const i8;
+            // SAFETY: prefetch has no observable effect besides caching; ptr is valid.
+            unsafe { _mm_prefetch(ptr, _MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry for `key`, with its score made root-relative for `ply`.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        for slot in &self.cluster(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                let (mut e, _) = unpack(data);
+                e.score = score_from_tt(e.score, ply);
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result. `score` is root-relative at `ply`; `mv` NULL keeps an old move.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: TtBound,
+        pv: bool,
+    ) {
+        let gen = self.generation.load(Ordering::Relaxed) & 0x1f;
+        let cluster = self.cluster(key);
+        let mut victim = &cluster.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &cluster.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                let (old, _) = unpack(data);
+                // Keep a deeper exact result of the same position unless this one is exact.
+                if bound != TtBound::Exact && old.depth > depth + 3 && old.bound != TtBound::None {
+                    return;
+                }
+                let mv = if mv.is_null() { old.mv } else { mv };
+                let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, pv, gen);
+                slot.data.store(data, Ordering::Relaxed);
+                slot.check.store(key ^ data, Ordering::Relaxed);
+                return;
+            }
+            let (old, old_gen) = unpack(data);
+            let age = (gen.wrapping_sub(old_gen) & 0x1f) as i32;
+            let worth = if data == 0 { i32::MIN } else { old.depth - 8 * age };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, pv, gen);
+        victim.data.store(data, Ordering::Relaxed);
+        victim.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Fill of the table in per mille (sampled over the first thousand clusters), counting
+    /// entries of the current search only.
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation.load(Ordering::Relaxed) & 0x1f;
+        let sample = self.clusters.len().min(1000);
+        let mut used = 0;
+        for c in &self.clusters[..sample] {
+            for s in &c.slots {
+                let data = s.data.load(Ordering::Relaxed);
+                if data != 0 && unpack(data).1 == gen {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn store_then_probe_returns_the_entry() {
+        let tt = TranspositionTable::new(1);
+        let mv: Move = "h2e2".parse().unwrap();
+        tt.store(0x1234_5678_9abc_def0, 3, mv, 57, -12, 9, TtBound::Exact, true);
+        let e = tt.probe(0x1234_5678_9abc_def0, 3).unwrap();
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound, e.pv), (mv, 57, -12, 9, TtBound::Exact, true));
+        assert!(tt.probe(0x1234_5678_9abc_def1, 3).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_node_relative_in_the_table() {
+        let tt = TranspositionTable::new(1);
+        // Mate in 5 plies from the root, found at ply 2: stored as mate in 3 from the node.
+        tt.store(42, 2, Move::NULL, MATE - 5, 0, 4, TtBound::Exact, false);
+        assert_eq!(tt.probe(42, 2).unwrap().score, MATE - 5);
+        // The same node reached at ply 6: mate is now 9 plies from the root.
+        assert_eq!(tt.probe(42, 6).unwrap().score, MATE - 9);
+        assert_eq!(score_from_tt(score_to_tt(-MATE + 7, 3), 3), -MATE + 7);
+    }
+
+    #[test]
+    fn concurrent_writers_never_produce_a_corrupt_entry() {
+        let tt = TranspositionTable::new(1);
+        let keys: Vec<u64> = (1..=64u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        // Every writer stores, for key k, a score derived from k; a reader must never see a
+        // score that does not belong to the key it probed.
+        let expected = |k: u64| (k % 1000) as i32;
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let (tt, keys) = (&tt, &keys);
+                s.spawn(move || {
+                    for round in 0..20_000 {
+                        let k = keys[(round * 7 + t * 13) % keys.len()];
+                        tt.store(k, 0, Move::NULL, expected(k), t as i32, (round % 50) as i32, TtBound::Lower, false);
+                        let k2 = keys[(round * 3 + t) % keys.len()];
+                        if let Some(e) = tt.probe(k2, 0) {
+                            assert_eq!(e.score, expected(k2));
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
