@@ -33,19 +33,19 @@ fn cannon_needs_exactly_one_screen() {
 
 #[test]
 fn horse_leg_blocks_two_targets() {
-    let free = pos("4k4/9/9/9/9/9/9/4N4/9/3K5 w - - 0 1");
+    let free = pos("4k4/9/9/9/9/9/9/4N4/5K3/9 w - - 0 1");
     assert_eq!(moves_from(&free, "e2"), ["c1", "c3", "d0", "d4", "f0", "f4", "g1", "g3"]);
-    let blocked = pos("4k4/9/9/9/9/9/4P4/4N4/9/3K5 w - - 0 1");
+    let blocked = pos("4k4/9/9/9/9/9/4P4/4N4/5K3/9 w - - 0 1");
     assert_eq!(moves_from(&blocked, "e2"), ["c1", "c3", "d0", "f0", "g1", "g3"]);
 }
 
 #[test]
 fn elephant_never_crosses_river_and_needs_free_eye() {
-    let p = pos("4k4/9/9/9/9/9/9/9/9/2B1K4 w - - 0 1");
+    let p = pos("4k4/9/9/9/9/9/9/9/9/2BK5 w - - 0 1");
     assert_eq!(moves_from(&p, "c0"), ["a2", "e2"]);
-    let p = pos("4k4/9/9/9/9/2B6/9/9/9/4K4 w - - 0 1");
+    let p = pos("4k4/9/9/9/9/2B6/9/9/9/3K5 w - - 0 1");
     assert_eq!(moves_from(&p, "c4"), ["a2", "e2"]);
-    let p = pos("4k4/9/9/9/9/9/9/9/1P7/2B1K4 w - - 0 1");
+    let p = pos("4k4/9/9/9/9/9/9/9/1N7/2BK5 w - - 0 1");
     assert_eq!(moves_from(&p, "c0"), ["e2"]);
 }
 
@@ -70,7 +70,7 @@ fn generals_may_not_face() {
     let p = pos("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1");
     assert_eq!(moves_from(&p, "d0"), ["d1"]);
     // A lone piece between the generals is pinned to the file.
-    let p = pos("4k4/9/9/9/9/9/9/4R4/9/4K4 w - - 0 1");
+    let p = pos("4k4/9/9/9/9/9/9/4C4/9/4K4 w - - 0 1");
     assert!(moves_from(&p, "e2").iter().all(|s| s.starts_with('e')));
 }
 
