@@ -1,0 +1,332 @@
+//! Texel tuning of the evaluation weights (`chariot tune`).
+//!
+//! Loads `FEN;result;…` lines (result from Red's view: `1-0`, `0-1`, `1/2-1/2`), keeps quiet
+//! positions, computes each position's feature vector with the evaluation's own trace
+//! ([`crate::eval::trace`]), fits the logistic scale K, then minimises the mean squared error
+//! between `sigmoid(K · eval)` and the result with Adam, full batch, gradients summed in
+//! parallel with rayon. Left/right mirrored piece-square entries share one value, so the
+//! tables stay symmetric; Red/Black symmetry is built into the features. The result is
+//! written as `src/eval/weights.rs`.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::eval::{self, trace, Weights, MAX_PHASE, TERM_COUNT};
+use crate::movegen::captures;
+use crate::position::Position;
+use crate::search::see::see_ge;
+use crate::types::{PieceKind, Square};
+
+/// One training position.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    features: Vec<(u16, i8)>,
+    /// Midgame share, phase / MAX_PHASE.
+    mg: f32,
+    /// Game result from Red's view: 1, 0.5 or 0.
+    result: f32,
+}
+
+/// Why a data line was skipped.
+#[derive(Default, Debug, Clone, Copy)]
+pub struct LoadStats {
+    /// Lines read.
+    pub lines: usize,
+    /// Positions kept.
+    pub kept: usize,
+    /// Lines that did not parse.
+    pub malformed: usize,
+    /// Positions in check or with a winning capture (not quiet).
+    pub noisy: usize,
+}
+
+/// Whether a position is quiet: not in check and no capture that wins material.
+pub fn is_quiet(pos: &Position) -> bool {
+    !pos.in_check() && !captures(pos).iter().any(|&m| see_ge(pos, m, 1))
+}
+
+fn parse_result(s: &str) -> Option<f32> {
+    match s.trim() {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}
+
+/// Parses the data (in parallel), keeping quiet positions.
+pub fn load(text: &str, limit: Option<usize>) -> (Vec<Sample>, LoadStats) {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+    let lines = &lines[..limit.map_or(lines.len(), |n| n.min(lines.len()))];
+    let parsed: Vec<Result<Sample, bool>> = lines
+        .par_iter()
+        .map(|line| {
+            let mut fields = line.split(';');
+            let fen = fields.next().ok_or(false)?;
+            let result = fields.next().and_then(parse_result).ok_or(false)?;
+            let pos = Position::from_fen(fen).map_err(|_| false)?;
+            if !is_quiet(&pos) {
+                return Err(true);
+            }
+            let tr = trace(&pos);
+            Ok(Sample { features: tr.features, mg: tr.phase as f32 / MAX_PHASE as f32, result })
+        })
+        .collect();
+    let mut stats = LoadStats { lines: lines.len(), ..LoadStats::default() };
+    let mut samples = Vec::with_capacity(parsed.len());
+    for p in parsed {
+        match p {
+            Ok(s) => samples.push(s),
+            Err(true) => stats.noisy += 1,
+            Err(false) => stats.malformed += 1,
+        }
+    }
+    stats.kept = samples.len();
+    (samples, stats)
+}
+
+/// Weights as floats: `[mg_0, eg_0, mg_1, eg_1, …]`.
+fn to_params(w: &Weights) -> Vec<f64> {
+    w.terms.iter().flat_map(|&(m, e)| [m as f64, e as f64]).collect()
+}
+
+#[inline]
+fn sample_eval(s: &Sample, p: &[f64]) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(i, n) in &s.features {
+        mg += p[2 * i as usize] * n as f64;
+        eg += p[2 * i as usize + 1] * n as f64;
+    }
+    mg * s.mg as f64 + eg * (1.0 - s.mg as f64)
+}
+
+#[inline]
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean squared error of `sigmoid(k · eval)` against the results.
+pub fn loss(samples: &[Sample], p: &[f64], k: f64) -> f64 {
+    let sum: f64 = samples
+        .par_iter()
+        .map(|s| {
+            let d = sigmoid(k * sample_eval(s, p)) - s.result as f64;
+            d * d
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The K minimising the loss for fixed weights (golden-section search on [0.0001, 0.05]).
+pub fn fit_k(samples: &[Sample], p: &[f64]) -> f64 {
+    let (mut a, mut b) = (0.0001f64, 0.05f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if loss(samples, p, c) < loss(samples, p, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+fn gradient(samples: &[Sample], p: &[f64], k: f64) -> Vec<f64> {
+    let n = samples.len().max(1) as f64;
+    samples
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut g = vec![0.0; p.len()];
+            for s in chunk {
+                let sig = sigmoid(k * sample_eval(s, p));
+                let common = 2.0 * (sig - s.result as f64) * sig * (1.0 - sig) * k / n;
+                let (wm, we) = (s.mg as f64, 1.0 - s.mg as f64);
+                for &(i, c) in &s.features {
+                    g[2 * i as usize] += common * c as f64 * wm;
+                    g[2 * i as usize + 1] += common * c as f64 * we;
+                }
+            }
+            g
+        })
+        .reduce(|| vec![0.0; p.len()], |mut a, b| {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+            a
+        })
+}
+
+/// Parameters that are never tuned: the general's material (it is never captured).
+fn frozen(i: usize) -> bool {
+    i / 2 == Weights::material(PieceKind::King)
+}
+
+/// Ties every left/right mirrored pair of piece-square entries (their gradients are averaged).
+fn symmetrize(g: &mut [f64]) {
+    for kind in PieceKind::ALL {
+        for sq in Square::all() {
+            let m = sq.flip_file();
+            if m.index() > sq.index() {
+                for phase in 0..2 {
+                    let (a, b) = (2 * Weights::psqt(kind, sq.index()) + phase, 2 * Weights::psqt(kind, m.index()) + phase);
+                    let avg = (g[a] + g[b]) / 2.0;
+                    g[a] = avg;
+                    g[b] = avg;
+                }
+            }
+        }
+    }
+}
+
+/// Settings of a tuning run.
+#[derive(Clone, Debug)]
+pub struct TuneConfig {
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Adam step size (centipawns).
+    pub learning_rate: f64,
+}
+
+/// One line of the loss curve.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochLoss {
+    /// Epoch number (0 = before training).
+    pub epoch: usize,
+    /// Training loss.
+    pub loss: f64,
+}
+
+/// Runs Adam from `start` and returns the tuned weights, K and the loss curve.
+pub fn tune(samples: &[Sample], start: &Weights, cfg: &TuneConfig, mut progress: impl FnMut(&EpochLoss, f64)) -> (Weights, f64, Vec<EpochLoss>) {
+    let mut p = to_params(start);
+    let k = fit_k(samples, &p);
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = vec![0.0; p.len()];
+    let mut v = vec![0.0; p.len()];
+    let started = Instant::now();
+    let mut curve = vec![EpochLoss { epoch: 0, loss: loss(samples, &p, k) }];
+    progress(&curve[0], 0.0);
+    for epoch in 1..=cfg.epochs {
+        let mut g = gradient(samples, &p, k);
+        symmetrize(&mut g);
+        for i in 0..p.len() {
+            if frozen(i) {
+                continue;
+            }
+            m[i] = b1 * m[i] + (1.0 - b1) * g[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
+            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+            p[i] -= cfg.learning_rate * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 10 == 0 || epoch == cfg.epochs {
+            let e = EpochLoss { epoch, loss: loss(samples, &p, k) };
+            progress(&e, started.elapsed().as_secs_f64());
+            curve.push(e);
+        }
+    }
+    let mut w = start.clone();
+    for (i, t) in w.terms.iter_mut().enumerate() {
+        *t = (p[2 * i].round() as i32, p[2 * i + 1].round() as i32);
+    }
+    (w, k, curve)
+}
+
+/// The text of `src/eval/weights.rs` for `w`.
+pub fn weights_file(w: &Weights, command: &str) -> String {
+    let mut s = String::new();
+    writeln!(s, "// @generated by `{command}`; do not edit by hand (see tuning/README.md).").unwrap();
+    writeln!(s, "//! The evaluation weights in use, fitted by the Texel tuner (`chariot tune`).").unwrap();
+    writeln!(s, "//! Layout: see `eval::Weights`; `(midgame, endgame)` per term, Red's view.\n").unwrap();
+    writeln!(s, "use super::{{Weights, TERM_COUNT}};\n").unwrap();
+    writeln!(s, "#[rustfmt::skip]").unwrap();
+    writeln!(s, "const TERMS: [(i32, i32); TERM_COUNT] = [").unwrap();
+    for kind in PieceKind::ALL {
+        writeln!(s, "    // piece-square {} (rank 0 first, files a-i)", kind.char()).unwrap();
+        for rank in 0..10 {
+            let row: Vec<String> = (0..9).map(|f| {
+                let (m, e) = w.terms[Weights::psqt(kind, rank * 9 + f)];
+                format!("({m}, {e})")
+            }).collect();
+            writeln!(s, "    {},", row.join(", ")).unwrap();
+        }
+    }
+    writeln!(s, "    // material R N B A K C P").unwrap();
+    let row: Vec<String> = PieceKind::ALL.iter().map(|&k| format!("{:?}", w.terms[Weights::material(k)])).collect();
+    writeln!(s, "    {},", row.join(", ")).unwrap();
+    for i in Weights::MOBILITY_ROOK..TERM_COUNT {
+        writeln!(s, "    {:?}, // {}", w.terms[i], Weights::name(i)).unwrap();
+    }
+    writeln!(s, "];\n").unwrap();
+    writeln!(s, "/// The weights the engine evaluates with.").unwrap();
+    writeln!(s, "pub fn weights() -> Weights {{").unwrap();
+    writeln!(s, "    Weights {{ terms: TERMS }}").unwrap();
+    writeln!(s, "}}").unwrap();
+    s
+}
+
+/// An SVG line chart of the loss curve.
+pub fn loss_svg(curve: &[EpochLoss], title: &str) -> String {
+    let (w, h, pad) = (640.0, 400.0, 50.0);
+    let max_e = curve.last().map_or(1, |e| e.epoch.max(1)) as f64;
+    let lo = curve.iter().map(|e| e.loss).fold(f64::INFINITY, f64::min);
+    let hi = curve.iter().map(|e| e.loss).fold(f64::NEG_INFINITY, f64::max);
+    let span = (hi - lo).max(1e-9);
+    let pts: Vec<String> = curve
+        .iter()
+        .map(|e| {
+            let x = pad + (w - 2.0 * pad) * e.epoch as f64 / max_e;
+            let y = h - pad - (h - 2.0 * pad) * (e.loss - lo) / span;
+            format!("{x:.1},{y:.1}")
+        })
+        .collect();
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{pad}\" y=\"25\" font-family=\"sans-serif\" font-size=\"14\">{title}</text>\n\
+         <line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"black\"/>\n\
+         <line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{b}\" stroke=\"black\"/>\n\
+         <text x=\"5\" y=\"{pad}\" font-family=\"sans-serif\" font-size=\"11\">{hi:.5}</text>\n\
+         <text x=\"5\" y=\"{b}\" font-family=\"sans-serif\" font-size=\"11\">{lo:.5}</text>\n\
+         <text x=\"{r}\" y=\"{t}\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"end\">epoch {max_e}</text>\n\
+         <polyline fill=\"none\" stroke=\"crimson\" stroke-width=\"2\" points=\"{}\"/>\n</svg>\n",
+        pts.join(" "),
+        b = h - pad,
+        r = w - pad,
+        t = h - pad + 20.0,
+    )
+}
+
+/// The weights currently compiled in.
+pub fn current_weights() -> Weights {
+    eval::eval_tables().weights.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_lowers_the_loss_on_a_biased_sample() {
+        // Positions where Red has an extra chariot are all won by Red: the tuner must learn it.
+        let data = "\
+4k4/9/9/9/9/9/9/9/R8/4K4 w - - 0 1;1-0\n\
+4k4/9/9/9/9/9/9/9/8R/4K4 b - - 0 1;1-0\n\
+4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1;1/2-1/2\n\
+4k4/9/9/9/4R4/9/9/9/9/3K5 b - - 0 1;1-0\n\
+garbage line\n";
+        let (samples, stats) = load(data, None);
+        assert_eq!(stats.malformed, 1);
+        assert_eq!(samples.len(), 4);
+        let start = current_weights();
+        let cfg = TuneConfig { epochs: 30, learning_rate: 2.0 };
+        let (w, k, curve) = tune(&samples, &start, &cfg, |_, _| {});
+        assert!(k > 0.0);
+        assert!(curve.last().unwrap().loss < curve[0].loss);
+        assert!(w.terms[Weights::material(PieceKind::Rook)].0 >= start.terms[Weights::material(PieceKind::Rook)].0);
+        // The generated file names its command.
+        assert!(weights_file(&w, "chariot tune").starts_with("// @generated by `chariot tune`"));
+    }
+}
