@@ -312,10 +312,10 @@ mod tests {
     fn tuning_lowers_the_loss_on_a_biased_sample() {
         // Positions where Red has an extra chariot are all won by Red: the tuner must learn it.
         let data = "\
-4k4/9/9/9/9/9/9/9/R8/4K4 w - - 0 1;1-0\n\
-4k4/9/9/9/9/9/9/9/8R/4K4 b - - 0 1;1-0\n\
-4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1;1/2-1/2\n\
-4k4/9/9/9/4R4/9/9/9/9/3K5 b - - 0 1;1-0\n\
+4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1;1-0\n\
+4k4/9/9/9/9/9/9/9/8R/3K5 b - - 0 1;1-0\n\
+4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1;1/2-1/2\n\
+4k4/9/9/9/R8/9/9/9/9/3K5 b - - 0 1;1-0\n\
 garbage line\n";
         let (samples, stats) = load(data, None);
         assert_eq!(stats.malformed, 1);
