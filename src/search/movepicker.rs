@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 
 use super::history::Histories;
 use super::see::{see_ge, SEE_VALUE};
-use crate::movegen::{generate, GenKind, MoveList, MAX_MOVES};
+use crate::movegen::{generate, GenKind, MoveSink, MAX_MOVES};
 use crate::position::Position;
 use crate::types::Move;
 
@@ -28,6 +28,23 @@ enum Stage {
     GenEvasions,
     Evasions,
     Done,
+}
+
+/// Collects generated moves with a zero score, leaving out the TT move (already tried).
+struct ScoredSink<'a> {
+    moves: &'a mut ArrayVec<(Move, i32), MAX_MOVES>,
+    skip: Move,
+}
+
+impl MoveSink for ScoredSink<'_> {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        if mv != self.skip {
+            // SAFETY: at most MAX_MOVES moves are ever generated (see movegen::MAX_MOVES).
+            debug_assert!(!self.moves.is_full());
+            unsafe { self.moves.push_unchecked((mv, 0)) };
+        }
+    }
 }
 
 /// Picks moves of one node in stages (see the module doc).
@@ -107,15 +124,10 @@ impl MovePicker {
     }
 
     fn load(&mut self, pos: &Position, kind: GenKind) {
-        let mut list = MoveList::new();
-        generate(pos, kind, &mut list);
         self.moves.clear();
         self.cur = 0;
-        for mv in list {
-            if mv != self.tt_move {
-                self.moves.push((mv, 0));
-            }
-        }
+        let mut sink = ScoredSink { moves: &mut self.moves, skip: self.tt_move };
+        generate(pos, kind, &mut sink);
     }
 
     /// Takes the best remaining move of `self.moves` (selection by score).
@@ -200,7 +212,7 @@ impl MovePicker {
                         let specials = [self.killers[0], self.killers[1], self.counter];
                         self.moves.retain(|(m, _)| !specials.contains(m));
                         self.score_quiets(pos, hist);
-                        self.moves.sort_unstable_by_key(|&(_, s)| -s);
+                        insertion_sort(&mut self.moves);
                     }
                     self.stage = Stage::Quiets;
                 }
@@ -244,6 +256,19 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+/// Sorts by descending score; stable, and fast for the short lists of one node.
+fn insertion_sort(moves: &mut [(Move, i32)]) {
+    for i in 1..moves.len() {
+        let item = moves[i];
+        let mut j = i;
+        while j > 0 && moves[j - 1].1 < item.1 {
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        moves[j] = item;
     }
 }
 
