@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The whole tuning pipeline in one command (see tuning/README.md):
+#   self-play data -> quiet positions -> Texel fit -> src/eval/weights.rs -> build ->
+#   verification match against the previous weights -> Elo.
+# Usage: tuning/run.sh [--games N] [--nodes N] [--epochs N] [--lr X] [--rounds R]
+#                      [--match-games N] [--tc TC] [--threads T]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+games=20000 nodes=5000 epochs=300 lr=1.0 rounds=1 match_games=400 tc=10+0.1
+threads=$(nproc)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --games) games=$2 ;;
+    --nodes) nodes=$2 ;;
+    --epochs) epochs=$2 ;;
+    --lr) lr=$2 ;;
+    --rounds) rounds=$2 ;;
+    --match-games) match_games=$2 ;;
+    --tc) tc=$2 ;;
+    --threads) threads=$2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+
+data=tuning/data
+mkdir -p "$data"
+cargo build --release --quiet
+for round in $(seq 1 "$rounds"); do
+  echo "== round $round: $games games at $nodes nodes per move" >&2
+  cp target/release/chariot "$data/chariot-before"
+  start=$(date +%s)
+  "$data/chariot-before" selfplay --games "$games" --nodes "$nodes" --threads "$threads" \
+    --seed "$round" --random-plies 8 --out "$data/round$round.txt" --pgn "$data/round$round.pgn"
+  # Train on every round so far: later rounds add data from stronger play.
+  cat "$data"/round*.txt > "$data/train.txt"
+  "$data/chariot-before" tune --data "$data/train.txt" --epochs "$epochs" --lr "$lr" \
+    --out src/eval/weights.rs --svg "tuning/loss-round$round.svg" | tee "$data/tune-round$round.txt"
+  cargo build --release --quiet
+  cp target/release/chariot "$data/chariot-after"
+  bench=$("$data/chariot-after" bench 2>/dev/null | awk '/Nodes searched/ {print $3}')
+  "$data/chariot-after" match \
+    --engine "cmd=$PWD/$data/chariot-after name=tuned-r$round proto=uci" \
+    --engine "cmd=$PWD/$data/chariot-before name=before-r$round proto=uci" \
+    --games "$match_games" --tc "$tc" --concurrency "$threads" \
+    --openings tuning/openings.epd --pgn "$data/match-round$round.pgn" | tee "$data/match-round$round.txt"
+  elapsed=$(( $(date +%s) - start ))
+  elo=$(grep -i "elo" "$data/match-round$round.txt" | tail -1)
+  loss=$(tail -1 "$data/tune-round$round.txt")
+  echo "| $round | $games | $nodes | $loss | $elo | $bench | ${elapsed}s |" >> tuning/results.md
+  echo "round $round: $loss; $elo; bench $bench; ${elapsed}s" >&2
+done
