@@ -11,3 +11,5 @@ pub mod types;
 pub mod movegen;
 pub mod position;
 pub mod protocol;
+pub mod rules;
+pub mod game;
