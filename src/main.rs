@@ -40,6 +40,18 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Replay a game and print its result under RULES.md (`1-0 checkmate ply 31`, `* ply 4`).
+    Judge {
+        /// Start position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// The moves, space-separated, ranks 0–9 (`"h2e2 h9g7"`).
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Move-count rule: cxq, sixty or none.
+        #[arg(long, default_value = "cxq")]
+        rule: chariot::rules::MoveCountRule,
+    },
     /// Developer tool: search magic numbers and print `src/attacks/magic_numbers.rs`.
     Magics {
         /// Seed of the search.
@@ -67,6 +79,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Judge { fen, moves, rule }) => ExitCode::from(chariot::rules::cli::judge(
+            fen.as_deref(),
+            &moves,
+            rule,
+            &mut io::stdout().lock(),
+            &mut io::stderr().lock(),
+        )),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));
             ExitCode::SUCCESS
