@@ -252,6 +252,27 @@ struct Walk {
 }
 
 impl Walk {
+    /// No checks, no captures, no soldier moves: nothing resets the progress clock.
+    fn quiet(seed: u64) -> Walk {
+        Walk {
+            checks: false,
+            soldiers: None,
+            captures_if_forced: false,
+            seed,
+        }
+    }
+
+    /// Checks allowed, captures when forced, a soldier move whenever the progress clock
+    /// reaches 40.
+    fn lively(seed: u64) -> Walk {
+        Walk {
+            checks: true,
+            soldiers: Some(40),
+            captures_if_forced: true,
+            seed,
+        }
+    }
+
     fn next(&mut self, n: usize) -> usize {
         self.seed ^= self.seed << 13;
         self.seed ^= self.seed >> 7;
@@ -306,6 +327,15 @@ fn walk(game: &mut Game, plies: usize, how: &mut Walk) -> usize {
 /// Kings, a chariot and a horse each, and a crossed soldier each that the walks keep for later.
 const QUIET: &str = "4k4/9/2n6/P8/9/9/8p/6N2/8r/R2K5 w - - 0 1";
 
+/// A new game from `fen` under `rule` with `moves` played.
+fn replay_under(rule: MoveCountRule, fen: &str, moves: &[Move]) -> Game {
+    let mut game = Game::with_rule(fen, rule).unwrap();
+    for &mv in moves {
+        game.push(mv).unwrap();
+    }
+    game
+}
+
 fn decided(game: &Game) -> (Option<Color>, EndReason, usize) {
     match game.result() {
         GameResult::Decided {
@@ -323,12 +353,7 @@ fn moves_rule_draws_at_ply_600() {
     let fen = QUIET.replace(" 0 1", " 0 296");
     let mut game = Game::new(&fen).unwrap();
     assert_eq!(game.counters().total_plies, 590);
-    let mut how = Walk {
-        checks: false,
-        soldiers: None,
-        captures_if_forced: false,
-        seed: 7,
-    };
+    let mut how = Walk::quiet(7);
     assert_eq!(walk(&mut game, 9, &mut how), 9);
     assert_eq!(game.result(), GameResult::Ongoing);
     walk(&mut game, 1, &mut how);
@@ -336,22 +361,14 @@ fn moves_rule_draws_at_ply_600() {
     assert_eq!(game.counters().total_plies, 600);
 
     // Without a move-count rule the same game goes on.
-    let mut free = Game::with_rule(&fen, MoveCountRule::None).unwrap();
-    for &mv in game.moves() {
-        free.push(mv).unwrap();
-    }
+    let free = replay_under(MoveCountRule::None, &fen, game.moves());
     assert_eq!(free.result(), GameResult::Ongoing);
 }
 
 #[test]
 fn progress_rule_draws_after_60_quiet_plies() {
     let mut game = Game::new(QUIET).unwrap();
-    let mut how = Walk {
-        checks: false,
-        soldiers: None,
-        captures_if_forced: false,
-        seed: 1,
-    };
+    let mut how = Walk::quiet(1);
     assert_eq!(walk(&mut game, 59, &mut how), 59);
     assert_eq!(game.result(), GameResult::Ongoing);
     assert_eq!(game.counters().progress_plies, 59);
@@ -359,22 +376,14 @@ fn progress_rule_draws_after_60_quiet_plies() {
     assert_eq!(decided(&game), (None, EndReason::ProgressRule, 60));
 
     // Under the official rule (120 plies without capture) the same moves do not draw.
-    let mut sixty = Game::with_rule(QUIET, MoveCountRule::Sixty).unwrap();
-    for &mv in game.moves() {
-        sixty.push(mv).unwrap();
-    }
+    let sixty = replay_under(MoveCountRule::Sixty, QUIET, game.moves());
     assert_eq!(sixty.result(), GameResult::Ongoing);
 }
 
 #[test]
 fn crossed_soldier_move_at_ply_59_resets_the_progress_clock() {
     let mut game = Game::new(QUIET).unwrap();
-    let mut how = Walk {
-        checks: false,
-        soldiers: None,
-        captures_if_forced: false,
-        seed: 1,
-    };
+    let mut how = Walk::quiet(1);
     walk(&mut game, 58, &mut how);
     // Move 59 is Red's: the a6 soldier (already across the river) moves.
     assert_eq!(game.position().side_to_move(), Color::Red);
@@ -423,12 +432,7 @@ fn sixty_move_rule_counts_only_captures() {
 fn effective_rule_draws_when_both_sides_made_120_effective_moves() {
     // Enough pieces for checks and chases; crossed soldiers keep the progress clock low.
     let mut game = Game::new(EVENTFUL).unwrap();
-    let mut how = Walk {
-        checks: true,
-        soldiers: Some(40),
-        captures_if_forced: true,
-        seed: 11,
-    };
+    let mut how = Walk::lively(11);
     walk(&mut game, 600, &mut how);
     let (winner, reason, ply) = decided(&game);
     assert_eq!(
@@ -513,12 +517,7 @@ fn a_finished_game_takes_no_more_moves_until_popped() {
 #[test]
 fn pop_restores_every_counter_and_record() {
     let mut game = Game::new(EVENTFUL).unwrap();
-    let mut how = Walk {
-        checks: true,
-        soldiers: Some(40),
-        captures_if_forced: true,
-        seed: 11,
-    };
+    let mut how = Walk::lively(11);
     let mut snapshots = vec![(game.position().fen(), game.counters(), game.result())];
     for _ in 0..80 {
         walk(&mut game, 1, &mut how);
