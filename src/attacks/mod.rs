@@ -59,9 +59,18 @@ fn build_family(
     let mut offset = 0usize;
     for sq in Square::all() {
         let (lo, hi, bits) = numbers[sq.index()];
-        let m = Magic { mask: mask(sq), lo, hi, shift: 64 - bits as u32, offset: offset as u32 };
+        let m = Magic {
+            mask: mask(sq),
+            lo,
+            hi,
+            shift: 64 - bits as u32,
+            offset: offset as u32,
+        };
         #[cfg(feature = "pext")]
-        let m = Magic { shift: 64 - m.mask.count(), ..m };
+        let m = Magic {
+            shift: 64 - m.mask.count(),
+            ..m
+        };
         for table in tables.iter_mut() {
             table.resize(offset + m.size(), Bitboard::EMPTY);
         }
@@ -147,7 +156,11 @@ impl Tables {
                         | Bitboard::from(b);
                 } else if df.abs() + dr.abs() == 3 && df != 0 && dr != 0 {
                     // A horse at b attacking a: its leg is next to b along the long step.
-                    let leg = if df.abs() == 2 { b.offset(-df.signum(), 0) } else { b.offset(0, -dr.signum()) };
+                    let leg = if df.abs() == 2 {
+                        b.offset(-df.signum(), 0)
+                    } else {
+                        b.offset(0, -dr.signum())
+                    };
                     between[i].set(leg.unwrap());
                 }
             }

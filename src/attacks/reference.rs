@@ -52,7 +52,11 @@ pub fn horse_jumps(sq: Square) -> impl Iterator<Item = (Square, Square)> {
     ORTHOGONAL.into_iter().flat_map(move |(df, dr)| {
         let leg = sq.offset(df, dr);
         // The two targets beyond the leg: one more step outward plus one sideways.
-        let sides = if df == 0 { [(1, 0), (-1, 0)] } else { [(0, 1), (0, -1)] };
+        let sides = if df == 0 {
+            [(1, 0), (-1, 0)]
+        } else {
+            [(0, 1), (0, -1)]
+        };
         sides.into_iter().filter_map(move |(sf, sr)| {
             let leg = leg?;
             let target = sq.offset(2 * df + sf, 2 * dr + sr)?;
@@ -63,17 +67,26 @@ pub fn horse_jumps(sq: Square) -> impl Iterator<Item = (Square, Square)> {
 
 /// Horse attacks from `sq` given the occupancy: jumps whose leg is empty.
 pub fn horse(sq: Square, occ: Bitboard) -> Bitboard {
-    horse_jumps(sq).filter(|(leg, _)| !occ.has(*leg)).map(|(_, t)| t).collect()
+    horse_jumps(sq)
+        .filter(|(leg, _)| !occ.has(*leg))
+        .map(|(_, t)| t)
+        .collect()
 }
 
 /// Squares from which a horse would attack `sq` given the occupancy.
 pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
-    Square::all().filter(|&from| horse(from, occ).has(sq)).collect()
+    Square::all()
+        .filter(|&from| horse(from, occ).has(sq))
+        .collect()
 }
 
 /// Elephant moves from `sq`: two diagonal steps within its own half, eye (midpoint) empty.
 pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
-    let half = if sq.rank().index() <= 4 { Color::Red } else { Color::Black };
+    let half = if sq.rank().index() <= 4 {
+        Color::Red
+    } else {
+        Color::Black
+    };
     let mut out = Bitboard::EMPTY;
     for (df, dr) in DIAGONAL {
         if let (Some(eye), Some(target)) = (sq.offset(df, dr), sq.offset(2 * df, 2 * dr)) {
@@ -87,7 +100,10 @@ pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
 
 /// The palace `sq` lies in, if any.
 pub fn palace_of(sq: Square) -> Option<Bitboard> {
-    Color::ALL.into_iter().map(Bitboard::palace).find(|p| p.has(sq))
+    Color::ALL
+        .into_iter()
+        .map(Bitboard::palace)
+        .find(|p| p.has(sq))
 }
 
 /// General moves: one orthogonal step inside the palace.
@@ -104,7 +120,11 @@ fn steps_in_palace(sq: Square, steps: &[(i32, i32)]) -> Bitboard {
     let Some(palace) = palace_of(sq) else {
         return Bitboard::EMPTY;
     };
-    steps.iter().filter_map(|&(df, dr)| sq.offset(df, dr)).filter(|t| palace.has(*t)).collect()
+    steps
+        .iter()
+        .filter_map(|&(df, dr)| sq.offset(df, dr))
+        .filter(|t| palace.has(*t))
+        .collect()
 }
 
 /// Soldier moves of `color` from `sq`: forward, and sideways once across the river.
@@ -160,7 +180,11 @@ pub fn horse_mask(sq: Square) -> Bitboard {
 /// (its diagonal neighbours).
 pub fn horse_attackers_mask(sq: Square) -> Bitboard {
     Square::all()
-        .flat_map(|from| horse_jumps(from).filter(move |(_, t)| *t == sq).map(|(leg, _)| leg))
+        .flat_map(|from| {
+            horse_jumps(from)
+                .filter(move |(_, t)| *t == sq)
+                .map(|(leg, _)| leg)
+        })
         .collect()
 }
 

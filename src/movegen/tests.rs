@@ -9,8 +9,11 @@ fn pos(fen: &str) -> Position {
 
 fn moves_from(p: &Position, from: &str) -> Vec<String> {
     let from: Square = from.parse().unwrap();
-    let mut v: Vec<String> =
-        legal_moves(p).iter().filter(|m| m.from() == from).map(|m| m.to().to_string()).collect();
+    let mut v: Vec<String> = legal_moves(p)
+        .iter()
+        .filter(|m| m.from() == from)
+        .map(|m| m.to().to_string())
+        .collect();
     v.sort();
     v
 }
@@ -25,8 +28,14 @@ fn cannon_needs_exactly_one_screen() {
     // Red cannon e2; black pieces e5 (screen), e7 (target) and e8 (behind the target).
     let p = pos("4k4/4r4/4n4/9/4p4/9/9/4C4/9/3K5 w - - 0 1");
     let to = moves_from(&p, "e2");
-    assert!(to.contains(&"e7".to_string()), "captures over one screen: {to:?}");
-    assert!(!to.contains(&"e5".to_string()), "cannot capture the screen itself");
+    assert!(
+        to.contains(&"e7".to_string()),
+        "captures over one screen: {to:?}"
+    );
+    assert!(
+        !to.contains(&"e5".to_string()),
+        "cannot capture the screen itself"
+    );
     assert!(!to.contains(&"e8".to_string()), "cannot jump two screens");
     assert!(to.contains(&"e4".to_string()) && !to.contains(&"e6".to_string()));
 }
@@ -34,9 +43,15 @@ fn cannon_needs_exactly_one_screen() {
 #[test]
 fn horse_leg_blocks_two_targets() {
     let free = pos("4k4/9/9/9/9/9/9/4N4/5K3/9 w - - 0 1");
-    assert_eq!(moves_from(&free, "e2"), ["c1", "c3", "d0", "d4", "f0", "f4", "g1", "g3"]);
+    assert_eq!(
+        moves_from(&free, "e2"),
+        ["c1", "c3", "d0", "d4", "f0", "f4", "g1", "g3"]
+    );
     let blocked = pos("4k4/9/9/9/9/9/4P4/4N4/5K3/9 w - - 0 1");
-    assert_eq!(moves_from(&blocked, "e2"), ["c1", "c3", "d0", "f0", "g1", "g3"]);
+    assert_eq!(
+        moves_from(&blocked, "e2"),
+        ["c1", "c3", "d0", "f0", "g1", "g3"]
+    );
 }
 
 #[test]
@@ -99,10 +114,17 @@ fn horse_leg_piece_is_pinned() {
 
 #[test]
 fn captures_and_quiets_partition_the_legal_moves() {
-    for fen in [crate::position::START_FEN, "3k5/9/4c4/9/9/9/4P4/9/4R4/4K4 w - - 0 1"] {
+    for fen in [
+        crate::position::START_FEN,
+        "3k5/9/4c4/9/9/9/4P4/9/4R4/4K4 w - - 0 1",
+    ] {
         let p = pos(fen);
         let mut all: Vec<_> = legal_moves(&p).to_vec();
-        let mut parts: Vec<_> = captures(&p).iter().chain(quiets(&p).iter()).copied().collect();
+        let mut parts: Vec<_> = captures(&p)
+            .iter()
+            .chain(quiets(&p).iter())
+            .copied()
+            .collect();
         all.sort();
         parts.sort();
         assert_eq!(all, parts);

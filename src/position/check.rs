@@ -80,7 +80,11 @@ impl Position {
     pub fn is_legal_slow(&self, mv: Move) -> bool {
         let (from, to) = (mv.from(), mv.to());
         let us = self.side;
-        let ksq = if self.kind(PieceKind::King).has(from) { to } else { self.king_square(us) };
+        let ksq = if self.kind(PieceKind::King).has(from) {
+            to
+        } else {
+            self.king_square(us)
+        };
         let occ = (self.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
         (self.attackers_to_king(ksq, !us, occ) - Bitboard::from(to)).is_empty()
     }
@@ -92,7 +96,9 @@ impl Position {
             return false;
         }
         let (from, to) = (mv.from(), mv.to());
-        let Some(piece) = self.piece_at(from) else { return false };
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
         if piece.color() != self.side || self.pieces(self.side).has(to) {
             return false;
         }
@@ -130,7 +136,10 @@ impl Position {
         let eksq = self.king_square(!us);
         let from_to = Bitboard::from(from) | Bitboard::from(to);
         let occ = (self.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
-        let moved = self.piece_at(from).expect("gives_check: no piece on the origin").kind();
+        let moved = self
+            .piece_at(from)
+            .expect("gives_check: no piece on the origin")
+            .kind();
         let ours = self.pieces(us) ^ from_to;
         let of = |kind: PieceKind| {
             let bb = self.kind(kind) & self.pieces(us);

@@ -91,10 +91,14 @@ impl std::error::Error for FenError {}
 pub fn reachable(piece: Piece) -> Option<Bitboard> {
     let red = match piece.kind() {
         PieceKind::King => Bitboard::palace(Color::Red),
-        PieceKind::Advisor => ["d0", "f0", "e1", "d2", "f2"].iter().map(|s| sq(s)).collect(),
-        PieceKind::Elephant => {
-            ["c0", "g0", "a2", "e2", "i2", "c4", "g4"].iter().map(|s| sq(s)).collect()
-        }
+        PieceKind::Advisor => ["d0", "f0", "e1", "d2", "f2"]
+            .iter()
+            .map(|s| sq(s))
+            .collect(),
+        PieceKind::Elephant => ["c0", "g0", "a2", "e2", "i2", "c4", "g4"]
+            .iter()
+            .map(|s| sq(s))
+            .collect(),
         PieceKind::Pawn => {
             let starts: Bitboard = (0..5).map(|i| Square::from_index(27 + 2 * i)).collect();
             let starts = starts | Bitboard(starts.0 << 9);
@@ -183,11 +187,15 @@ impl Position {
         }
         let halfmove = match fields.next() {
             None => 0,
-            Some(s) => s.parse::<u32>().map_err(|_| FenError::BadHalfmove(s.to_string()))?,
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| FenError::BadHalfmove(s.to_string()))?,
         };
         let fullmove = match fields.next() {
             None => 1,
-            Some(s) => s.parse::<u32>().map_err(|_| FenError::BadFullmove(s.to_string()))?,
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| FenError::BadFullmove(s.to_string()))?,
         };
         if let Some(rest) = fields.next() {
             return Err(FenError::TrailingFields(rest.to_string()));
@@ -195,12 +203,17 @@ impl Position {
 
         pos.side = side;
         pos.progress = halfmove.min(u16::MAX as u32) as u16;
-        pos.ply = (2 * (fullmove.max(1) - 1)).saturating_add(side.index() as u32).min(1 << 30);
+        pos.ply = (2 * (fullmove.max(1) - 1))
+            .saturating_add(side.index() as u32)
+            .min(1 << 30);
         if side == Color::Black {
             pos.key ^= super::zobrist::SIDE;
         }
         let them = !side;
-        if pos.attackers_to_king(pos.king_square(them), side, pos.occupied()).any() {
+        if pos
+            .attackers_to_king(pos.king_square(them), side, pos.occupied())
+            .any()
+        {
             return Err(FenError::SideNotToMoveInCheck(them));
         }
         pos.checkers = pos.attackers_to_king(pos.king_square(side), them, pos.occupied());
@@ -232,6 +245,10 @@ impl Position {
             }
         }
         let fullmove = self.ply / 2 + 1;
-        format!("{s} {} - - {} {fullmove}", self.side.fen_char(), self.progress)
+        format!(
+            "{s} {} - - {} {fullmove}",
+            self.side.fen_char(),
+            self.progress
+        )
     }
 }

@@ -196,7 +196,11 @@ impl Position {
 
     /// The key recomputed from scratch (for consistency checks).
     pub fn compute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black { zobrist::SIDE } else { 0 };
+        let mut key = if self.side == Color::Black {
+            zobrist::SIDE
+        } else {
+            0
+        };
         for sq in self.occupied() {
             key ^= zobrist::piece_square(self.board[sq.index()].unwrap(), sq);
         }
@@ -249,9 +253,8 @@ impl Position {
         self.by_kind[piece.kind().index()] ^= from_to;
         self.board[from.index()] = None;
         self.board[to.index()] = Some(piece);
-        self.key ^= zobrist::piece_square(piece, from)
-            ^ zobrist::piece_square(piece, to)
-            ^ zobrist::SIDE;
+        self.key ^=
+            zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to) ^ zobrist::SIDE;
         self.side = them;
         self.ply += 1;
         self.checkers = self.attackers_to_king(self.king_square(them), us, self.occupied());
@@ -260,7 +263,10 @@ impl Position {
     /// Takes back the last move made with [`Position::make_move`].
     #[inline]
     pub fn unmake_move(&mut self) {
-        let state = self.states.pop().expect("unmake_move: no move to take back");
+        let state = self
+            .states
+            .pop()
+            .expect("unmake_move: no move to take back");
         let (from, to) = (state.mv.from(), state.mv.to());
         let piece = self.board[to.index()].expect("unmake_move: no piece on the destination");
         let us = !self.side;
@@ -303,7 +309,10 @@ impl Position {
 
     /// Takes back a null move.
     pub fn unmake_null_move(&mut self) {
-        let state = self.states.pop().expect("unmake_null_move: nothing to take back");
+        let state = self
+            .states
+            .pop()
+            .expect("unmake_null_move: nothing to take back");
         debug_assert!(state.mv.is_null());
         self.side = !self.side;
         self.ply -= 1;
@@ -341,7 +350,9 @@ impl fmt::Display for Position {
         for rank in (0..10).rev() {
             write!(f, " {rank} ")?;
             for file in 0..9 {
-                let c = self.piece_at(Square::from_index(rank * 9 + file)).map_or('.', |p| p.char());
+                let c = self
+                    .piece_at(Square::from_index(rank * 9 + file))
+                    .map_or('.', |p| p.char());
                 write!(f, " {c}")?;
             }
             writeln!(f)?;

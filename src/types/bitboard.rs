@@ -68,7 +68,10 @@ impl Bitboard {
                 }
                 cell += 1;
             } else {
-                assert!(c.is_ascii_whitespace(), "bitboard grid cells must be X or .");
+                assert!(
+                    c.is_ascii_whitespace(),
+                    "bitboard grid cells must be X or ."
+                );
             }
             i += 1;
         }
@@ -149,7 +152,11 @@ impl Bitboard {
 
     /// Every subset of this set, the empty set first (carry-rippler enumeration).
     pub const fn subsets(self) -> Subsets {
-        Subsets { set: self.0, next: 0, done: false }
+        Subsets {
+            set: self.0,
+            next: 0,
+            done: false,
+        }
     }
 
     /// The low 64 bits (points a0 … a7).
@@ -352,7 +359,10 @@ mod tests {
             . . . . . . . . .
             . . . . . . . . X
         };
-        assert_eq!(bb.iter().collect::<Vec<_>>(), vec![Square::from_index(8), Square::from_index(81)]);
+        assert_eq!(
+            bb.iter().collect::<Vec<_>>(),
+            vec![Square::from_index(8), Square::from_index(81)]
+        );
         assert_eq!(format!("{bb:?}").matches('X').count(), 2);
     }
 
@@ -372,8 +382,17 @@ mod tests {
     fn complement_stays_on_board() {
         assert_eq!((!Bitboard::EMPTY).count(), 90);
         assert_eq!(!Bitboard::FULL, Bitboard::EMPTY);
-        assert_eq!(Bitboard::half(Color::Red) | Bitboard::half(Color::Black), Bitboard::FULL);
-        assert_eq!((Bitboard::file_mask(4) & Bitboard::rank_mask(0)).lsb().unwrap().index(), 4);
+        assert_eq!(
+            Bitboard::half(Color::Red) | Bitboard::half(Color::Black),
+            Bitboard::FULL
+        );
+        assert_eq!(
+            (Bitboard::file_mask(4) & Bitboard::rank_mask(0))
+                .lsb()
+                .unwrap()
+                .index(),
+            4
+        );
         assert_eq!(Bitboard::palace(Color::Black).count(), 9);
     }
 }

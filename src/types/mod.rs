@@ -8,7 +8,7 @@ mod mv;
 mod piece;
 mod square;
 
-pub use bitboard::{Bitboard, BitIter, Subsets};
+pub use bitboard::{BitIter, Bitboard, Subsets};
 pub use color::Color;
 pub use mv::Move;
 pub use piece::{Piece, PieceKind};

@@ -135,7 +135,11 @@ impl Piece {
     pub const fn from_char(c: char) -> Option<Piece> {
         match PieceKind::from_char(c) {
             Some(kind) => {
-                let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
+                let color = if c.is_ascii_uppercase() {
+                    Color::Red
+                } else {
+                    Color::Black
+                };
                 Some(Piece::new(color, kind))
             }
             None => None,
@@ -169,8 +173,14 @@ mod tests {
                 assert_eq!(Piece::from_char(p.char()), Some(p));
             }
         }
-        assert_eq!(Piece::from_char('H'), Some(Piece::new(Color::Red, PieceKind::Horse)));
-        assert_eq!(Piece::from_char('e'), Some(Piece::new(Color::Black, PieceKind::Elephant)));
+        assert_eq!(
+            Piece::from_char('H'),
+            Some(Piece::new(Color::Red, PieceKind::Horse))
+        );
+        assert_eq!(
+            Piece::from_char('e'),
+            Some(Piece::new(Color::Black, PieceKind::Elephant))
+        );
         assert_eq!(Piece::from_char('x'), None);
     }
 }

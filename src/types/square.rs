@@ -178,7 +178,11 @@ pub struct ParseSquareError(pub String);
 
 impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid square '{}' (expected a file a-i and a rank 0-9)", self.0)
+        write!(
+            f,
+            "invalid square '{}' (expected a file a-i and a rank 0-9)",
+            self.0
+        )
     }
 }
 
