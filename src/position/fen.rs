@@ -203,7 +203,8 @@ impl Position {
 
         pos.side = side;
         pos.progress = halfmove.min(u16::MAX as u32) as u16;
-        pos.ply = (2 * (fullmove.max(1) - 1))
+        pos.ply = (fullmove.max(1) - 1)
+            .saturating_mul(2)
             .saturating_add(side.index() as u32)
             .min(1 << 30);
         if side == Color::Black {
