@@ -15,3 +15,184 @@ fn slider_magics_are_exact_for_every_subset() {
         }
     }
 }
+
+/// Checks a lame-leaper table against the reference for every subset of its mask, and that
+/// points outside the mask never matter.
+fn check_lame_leaper(
+    name: &str,
+    mask: fn(Square) -> Bitboard,
+    table: impl Fn(Square, Bitboard) -> Bitboard,
+    slow: fn(Square, Bitboard) -> Bitboard,
+) {
+    for sq in Square::all() {
+        let mask = mask(sq);
+        assert!(mask.count() <= 4, "{name} {sq}: mask {mask:?}");
+        for occ in mask.subsets() {
+            assert_eq!(table(sq, occ), slow(sq, occ), "{name} {sq} {occ:?}");
+            let noisy = occ | (!mask - Bitboard::from(sq));
+            assert_eq!(
+                table(sq, noisy),
+                slow(sq, occ),
+                "{name} {sq}: outside the mask {noisy:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn horse_table_is_exact_for_every_leg_subset() {
+    let t = tables();
+    check_lame_leaper(
+        "horse",
+        reference::horse_mask,
+        |s, o| t.horse(s, o),
+        reference::horse,
+    );
+}
+
+#[test]
+fn horse_attackers_table_is_exact_for_every_leg_subset() {
+    let t = tables();
+    check_lame_leaper(
+        "horse attackers",
+        reference::horse_attackers_mask,
+        |s, o| t.horse_attackers(s, o),
+        reference::horse_attackers,
+    );
+}
+
+#[test]
+fn elephant_table_is_exact_for_every_eye_subset() {
+    let t = tables();
+    check_lame_leaper(
+        "elephant",
+        reference::elephant_mask,
+        |s, o| t.elephant(s, o),
+        reference::elephant,
+    );
+}
+
+#[test]
+fn horse_attackers_are_the_inverse_of_horse_moves() {
+    let t = tables();
+    let occ = crate::bitboard! {
+        . X . . X . . . X
+        . . X . . . X . .
+        X . . X . X . . .
+        . . . . X . . X .
+        . X . . . . . . .
+        . . X . . . X . .
+        X . . . . X . . X
+        . . . X . . . . .
+        . X . . X . . X .
+        . . . . . . X . .
+    };
+    for target in Square::all() {
+        let attackers: Bitboard = Square::all()
+            .filter(|&s| t.horse(s, occ).has(target))
+            .collect();
+        assert_eq!(t.horse_attackers(target, occ), attackers, "{target}");
+    }
+}
+
+#[test]
+fn leaper_tables_match_the_reference() {
+    let t = tables();
+    for sq in Square::all() {
+        assert_eq!(t.king(sq), reference::king(sq), "king {sq}");
+        assert_eq!(t.advisor(sq), reference::advisor(sq), "advisor {sq}");
+        for color in Color::ALL {
+            assert_eq!(
+                t.pawn(color, sq),
+                reference::pawn(color, sq),
+                "{color} pawn {sq}"
+            );
+            let attackers: Bitboard = Square::all()
+                .filter(|&s| reference::pawn(color, s).has(sq))
+                .collect();
+            assert_eq!(
+                t.pawn_attackers(color, sq),
+                attackers,
+                "{color} pawn attackers {sq}"
+            );
+        }
+    }
+}
+
+#[test]
+fn between_and_line_tables_match_the_rays() {
+    let t = tables();
+    for a in Square::all() {
+        for b in Square::all() {
+            let (df, dr) = (
+                b.file().index() as i32 - a.file().index() as i32,
+                b.rank().index() as i32 - a.rank().index() as i32,
+            );
+            if a != b && (df == 0 || dr == 0) {
+                // Between: the rays from both ends, meeting in the middle.
+                let expected =
+                    reference::rook(a, Bitboard::from(b)) & reference::rook(b, Bitboard::from(a));
+                assert_eq!(t.between(a, b), expected, "between {a} {b}");
+                let line = if df == 0 {
+                    Bitboard::file_mask(a.file().index())
+                } else {
+                    Bitboard::rank_mask(a.rank().index())
+                };
+                assert_eq!(t.line(a, b), line, "line {a} {b}");
+            } else if reference::horse(b, Bitboard::EMPTY).has(a) {
+                // A horse on b attacking a: between is its leg, the one point whose occupancy
+                // stops the jump.
+                let legs: Bitboard = reference::horse_mask(b)
+                    .iter()
+                    .filter(|&leg| !reference::horse(b, Bitboard::from(leg)).has(a))
+                    .collect();
+                assert_eq!(legs.count(), 1);
+                assert_eq!(t.between(a, b), legs, "horse leg {b} -> {a}");
+                assert!(t.line(a, b).is_empty());
+            } else {
+                assert!(t.between(a, b).is_empty(), "between {a} {b}");
+                assert!(t.line(a, b).is_empty(), "line {a} {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn leaper_tables_follow_the_piece_rules() {
+    let t = tables();
+    let sq = |s: &str| s.parse::<Square>().unwrap();
+    // General: orthogonal steps inside the palace.
+    assert_eq!(t.king(sq("e1")).count(), 4);
+    assert_eq!(
+        t.king(sq("d0")),
+        Bitboard::from(sq("e0")) | Bitboard::from(sq("d1"))
+    );
+    assert!(
+        t.king(sq("e4")).is_empty(),
+        "no general moves outside a palace"
+    );
+    // Advisor: diagonal steps inside the palace.
+    assert_eq!(t.advisor(sq("e8")).count(), 4);
+    assert_eq!(t.advisor(sq("f9")), Bitboard::from(sq("e8")));
+    // Soldier: forward only before the river, forward and sideways after, never back.
+    assert_eq!(t.pawn(Color::Red, sq("c3")), Bitboard::from(sq("c4")));
+    assert_eq!(
+        t.pawn(Color::Red, sq("a5")),
+        Bitboard::from(sq("a6")) | Bitboard::from(sq("b5"))
+    );
+    assert_eq!(
+        t.pawn(Color::Red, sq("e9")),
+        Bitboard::from(sq("d9")) | Bitboard::from(sq("f9"))
+    );
+    assert_eq!(t.pawn(Color::Black, sq("e4")).count(), 3);
+    assert_eq!(t.pawn(Color::Black, sq("g6")), Bitboard::from(sq("g5")));
+    // Elephant: never across the river.
+    assert_eq!(
+        t.elephant(sq("c4"), Bitboard::EMPTY),
+        Bitboard::from(sq("a2")) | Bitboard::from(sq("e2"))
+    );
+    assert_eq!(
+        t.elephant(sq("g5"), Bitboard::EMPTY),
+        Bitboard::from(sq("e7")) | Bitboard::from(sq("i7"))
+    );
+}
