@@ -7,6 +7,12 @@
 #![warn(missing_docs)]
 
 pub mod attacks;
+pub mod bench;
+pub mod eval;
+pub mod search;
+pub mod threads;
+pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod movegen;
 pub mod position;

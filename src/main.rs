@@ -52,6 +52,45 @@ enum Command {
         #[arg(long, default_value = "cxq")]
         rule: chariot::rules::MoveCountRule,
     },
+    /// Search fixed positions to a fixed depth; the total node count is the engine signature.
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Print the evaluation terms of a position.
+    Eval {
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Fit the evaluation weights to game results (Texel method) and write the weights file.
+    Tune {
+        /// Training data, one `FEN;result;...` line per position (e.g. from `chariot selfplay`).
+        #[arg(long)]
+        data: PathBuf,
+        /// Passes of Adam over the data.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// Adam step size in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Use only the first N lines.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Where to write the generated weights.
+        #[arg(long, default_value = "src/eval/weights.rs")]
+        out: PathBuf,
+        /// Where to write the loss curve (SVG).
+        #[arg(long)]
+        svg: Option<PathBuf>,
+    },
     /// Developer tool: search magic numbers and print `src/attacks/magic_numbers.rs`.
     Magics {
         /// Seed of the search.
@@ -86,6 +125,30 @@ fn main() -> ExitCode {
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )),
+        Some(Command::Bench { depth, threads, hash }) => {
+            let result = chariot::bench::run(depth, threads, hash, |i, pos, nodes| {
+                eprintln!("Position {:>2}/{}: {:>10} nodes  {}", i + 1, chariot::bench::POSITIONS.len(), nodes, pos.fen());
+            });
+            let nps = result.total * 1000 / result.millis.max(1);
+            eprintln!("===========================");
+            eprintln!("Total time (ms) : {}", result.millis);
+            println!("Nodes searched: {}", result.total);
+            println!("Nodes/second: {nps}");
+            ExitCode::SUCCESS
+        }
+        Some(Command::Eval { fen }) => {
+            match fen.map(|f| Position::from_fen(&f)).unwrap_or_else(|| Ok(Position::startpos())) {
+                Ok(pos) => {
+                    println!("{}", chariot::eval::describe(&pos));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("chariot eval: bad FEN: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Tune { data, epochs, lr, limit, out, svg }) => run_tune(&data, epochs, lr, limit, &out, svg.as_deref()),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));
             ExitCode::SUCCESS
@@ -179,3 +242,45 @@ fn run_suite(path: &PathBuf, only_depth: Option<u32>, max_nodes: Option<u64>, th
     }
 }
 
+fn run_tune(data: &std::path::Path, epochs: usize, lr: f64, limit: Option<usize>, out: &std::path::Path, svg: Option<&std::path::Path>) -> ExitCode {
+    use chariot::tune;
+    let text = match std::fs::read_to_string(data) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("chariot tune: cannot read {}: {e}", data.display());
+            return ExitCode::from(2);
+        }
+    };
+    let start = Instant::now();
+    let (samples, stats) = tune::load(&text, limit);
+    eprintln!(
+        "{} lines: {} quiet positions kept, {} noisy, {} malformed ({:.1} s)",
+        stats.lines, stats.kept, stats.noisy, stats.malformed, start.elapsed().as_secs_f64()
+    );
+    if samples.is_empty() {
+        eprintln!("chariot tune: no usable positions");
+        return ExitCode::from(2);
+    }
+    let cfg = tune::TuneConfig { epochs, learning_rate: lr };
+    let (weights, k, curve) = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
+        eprintln!("epoch {:>5}  loss {:.6}  ({secs:.1} s)", e.epoch, e.loss);
+    });
+    let command = format!(
+        "chariot tune --data {} --epochs {epochs} --lr {lr}{}",
+        data.display(),
+        limit.map_or(String::new(), |n| format!(" --limit {n}"))
+    );
+    if let Err(e) = std::fs::write(out, tune::weights_file(&weights, &command)) {
+        eprintln!("chariot tune: cannot write {}: {e}", out.display());
+        return ExitCode::from(2);
+    }
+    if let Some(svg) = svg {
+        let title = format!("Texel loss, {} positions, K = {k:.5}", samples.len());
+        if let Err(e) = std::fs::write(svg, tune::loss_svg(&curve, &title)) {
+            eprintln!("chariot tune: cannot write {}: {e}", svg.display());
+        }
+    }
+    let (first, last) = (curve[0].loss, curve.last().map_or(curve[0].loss, |e| e.loss));
+    println!("positions {} K {k:.6} loss before {first:.6} after {last:.6} time {:.1} s", samples.len(), start.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
+}
