@@ -25,13 +25,34 @@ pub const POSITIONS: &[(&str, &str)] = &[
     (START_FEN, "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 h0h6 c6c5"),
     (START_FEN, "h2e2 b9c7 h0g2 a9b9 i0h0 b7a7 b0c2 h9g7 a0b0"),
     (START_FEN, "c3c4 b9c7 b0c2 h9g7 h2e2 c6c5 c4c5 c7b5"),
-    (START_FEN, "h2e2 h9g7 h0g2 g6g5 i0h0 i9h9 h0h4 b9c7 b2c2 h7i7"),
-    ("rnbakab2/8r/9/p1p3pcp/7c1/P3p1P2/2PC4P/9/9/4K4 w - - 2 24", ""),
-    ("2Rakabr1/9/5r3/p1p1p1p1p/9/9/P1P1P1P1P/9/3C5/2BcKABNR w - - 1 7", ""),
-    ("1rbakabr1/9/9/pcp1p1p1p/P8/9/2P1N1P1P/9/9/RNBAKAB1R b - - 0 6", ""),
-    ("2baka3/9/n7b/1Cp3P1p/p1C1p3P/Pr7/4P4/N3B3B/R3cK3/3A1A1N1 b - - 25 46", ""),
-    ("r1b2ab2/4k4/3an4/p5p1r/2pcpc2p/2C3P1P/P1P1P4/2N1B1N1R/R3A4/2BA1K1C1 b - - 32 21", ""),
-    ("2b6/2rk5/2ca1R3/2p3p1p/9/C1P6/P3P1P1P/B1c5N/4K3R/1N1A1A3 w - - 1 21", ""),
+    (
+        START_FEN,
+        "h2e2 h9g7 h0g2 g6g5 i0h0 i9h9 h0h4 b9c7 b2c2 h7i7",
+    ),
+    (
+        "rnbakab2/8r/9/p1p3pcp/7c1/P3p1P2/2PC4P/9/9/4K4 w - - 2 24",
+        "",
+    ),
+    (
+        "2Rakabr1/9/5r3/p1p1p1p1p/9/9/P1P1P1P1P/9/3C5/2BcKABNR w - - 1 7",
+        "",
+    ),
+    (
+        "1rbakabr1/9/9/pcp1p1p1p/P8/9/2P1N1P1P/9/9/RNBAKAB1R b - - 0 6",
+        "",
+    ),
+    (
+        "2baka3/9/n7b/1Cp3P1p/p1C1p3P/Pr7/4P4/N3B3B/R3cK3/3A1A1N1 b - - 25 46",
+        "",
+    ),
+    (
+        "r1b2ab2/4k4/3an4/p5p1r/2pcpc2p/2C3P1P/P1P1P4/2N1B1N1R/R3A4/2BA1K1C1 b - - 32 21",
+        "",
+    ),
+    (
+        "2b6/2rk5/2ca1R3/2p3p1p/9/C1P6/P3P1P1P/B1c5N/4K3R/1N1A1A3 w - - 1 21",
+        "",
+    ),
     ("5a3/3k5/4b1nr1/P8/4P4/2B6/2P3P2/1r7/1C7/4K4 b - - 0 50", ""),
     ("4ka2r/9/3ab1n2/9/9/p4pp2/9/4B4/9/4K4 b - - 1 38", ""),
     ("3a2b2/3k5/9/1R4p2/9/4P1P2/9/8p/5K3/3A2B2 w - - 7 44", ""),
@@ -56,7 +77,10 @@ pub fn position(i: usize) -> Position {
     let mut pos = Position::from_fen(fen).expect("bench FEN is valid");
     for token in moves.split_whitespace() {
         let mv: Move = token.parse().expect("bench move parses");
-        assert!(legal_moves(&pos).contains(&mv), "bench move {token} is legal");
+        assert!(
+            legal_moves(&pos).contains(&mv),
+            "bench move {token} is legal"
+        );
         pos.make_move(mv);
     }
     pos
@@ -74,17 +98,33 @@ pub struct BenchResult {
 }
 
 /// Searches every bench position to `depth` with a fresh engine, calling `progress` after each.
-pub fn run(depth: u32, threads: usize, hash_mb: usize, mut progress: impl FnMut(usize, &Position, u64)) -> BenchResult {
-    let mut engine = Engine::new(EngineOptions { threads, hash_mb, ..EngineOptions::default() });
+pub fn run(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    mut progress: impl FnMut(usize, &Position, u64),
+) -> BenchResult {
+    let mut engine = Engine::new(EngineOptions {
+        threads,
+        hash_mb,
+        ..EngineOptions::default()
+    });
     let start = Instant::now();
     let mut nodes = Vec::new();
     for i in 0..POSITIONS.len() {
         let pos = position(i);
         engine.new_game();
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
         let result = engine.search(&pos, limits, Arc::new(SilentReporter));
         nodes.push(result.nodes);
         progress(i, &pos, result.nodes);
     }
-    BenchResult { total: nodes.iter().sum(), nodes, millis: start.elapsed().as_millis() as u64 }
+    BenchResult {
+        total: nodes.iter().sum(),
+        nodes,
+        millis: start.elapsed().as_millis() as u64,
+    }
 }

@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 use crate::position::Position;
 use crate::rules::MoveCountRule;
 use crate::search::limits::Limits;
-use crate::search::report::{Reporter, Score, SearchResult};
+use crate::search::report::{Bound, Reporter, Score, SearchResult};
 use crate::search::score::to_report;
 use crate::search::{timeman, PaddedCounter, SharedSearch, Worker};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtBound};
 use crate::types::Move;
 
 /// Settings of the engine (the option table of every protocol maps onto these).
@@ -140,7 +140,22 @@ impl Engine {
 
     /// The TT entry of `pos`, if any: (move, score from the side to move's view, depth).
     pub fn probe(&self, pos: &Position) -> Option<(Move, Score, i32)> {
-        self.tt.probe(pos.key(), 0).map(|e| (e.mv, to_report(e.score), e.depth))
+        self.tt
+            .probe(pos.key(), 0)
+            .map(|e| (e.mv, to_report(e.score), e.depth))
+    }
+
+    /// Like [`Engine::probe`], with the kind of bound the score is; `None` also when the entry
+    /// holds no searched score (for UCCI `probe` → `pophash`).
+    pub fn probe_bound(&self, pos: &Position) -> Option<(Move, Score, i32, Bound)> {
+        let e = self.tt.probe(pos.key(), 0)?;
+        let bound = match e.bound {
+            TtBound::None => return None,
+            TtBound::Lower => Bound::Lower,
+            TtBound::Upper => Bound::Upper,
+            TtBound::Exact => Bound::Exact,
+        };
+        Some((e.mv, to_report(e.score), e.depth, bound))
     }
 
     fn lock_workers(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
@@ -200,7 +215,12 @@ impl Engine {
     }
 
     /// Searches synchronously and returns the result (for bench, self-play and tests).
-    pub fn search(&mut self, pos: &Position, limits: Limits, reporter: Arc<dyn Reporter>) -> SearchResult {
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        reporter: Arc<dyn Reporter>,
+    ) -> SearchResult {
         self.go(pos, limits, reporter);
         self.wait().unwrap_or(SearchResult {
             best: None,
@@ -256,15 +276,33 @@ fn run_search(
     let best = workers
         .iter()
         .filter(|w| !w.root_moves.is_empty() && w.completed_depth > 0)
-        .max_by_key(|w| (w.completed_depth, w.root_moves[0].score, std::cmp::Reverse(w.id)))
+        .max_by_key(|w| {
+            (
+                w.completed_depth,
+                w.root_moves[0].score,
+                std::cmp::Reverse(w.id),
+            )
+        })
         .unwrap_or(&workers[0]);
-    let nodes = shared.total_nodes().max(workers.iter().map(|w| w.nodes).sum());
+    let nodes = shared
+        .total_nodes()
+        .max(workers.iter().map(|w| w.nodes).sum());
     let result = match best.root_moves.first() {
-        None => SearchResult { best: None, ponder: None, score: to_report(-crate::search::score::MATE), depth: 0, nodes },
+        None => SearchResult {
+            best: None,
+            ponder: None,
+            score: to_report(-crate::search::score::MATE),
+            depth: 0,
+            nodes,
+        },
         Some(rm) => SearchResult {
             best: Some(rm.mv),
             ponder: rm.pv.get(1).copied(),
-            score: to_report(if rm.score == -crate::search::score::INFINITE { rm.prev_score.max(-crate::search::score::MATE) } else { rm.score }),
+            score: to_report(if rm.score == -crate::search::score::INFINITE {
+                rm.prev_score.max(-crate::search::score::MATE)
+            } else {
+                rm.score
+            }),
             depth: best.completed_depth.max(0) as u32,
             nodes,
         },

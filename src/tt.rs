@@ -124,9 +124,15 @@ impl TranspositionTable {
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
         let mut clusters = Vec::with_capacity(count);
         clusters.resize_with(count, || Cluster {
-            slots: std::array::from_fn(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }),
+            slots: std::array::from_fn(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            }),
         });
-        TranspositionTable { clusters, generation: AtomicU8::new(0) }
+        TranspositionTable {
+            clusters,
+            generation: AtomicU8::new(0),
+        }
     }
 
     /// Size in MiB.
@@ -220,7 +226,11 @@ impl TranspositionTable {
             }
             let (old, old_gen) = unpack(data);
             let age = (gen.wrapping_sub(old_gen) & 0x1f) as i32;
-            let worth = if data == 0 { i32::MIN } else { old.depth - 8 * age };
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                old.depth - 8 * age
+            };
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = slot;
@@ -258,9 +268,21 @@ mod tests {
     fn store_then_probe_returns_the_entry() {
         let tt = TranspositionTable::new(1);
         let mv: Move = "h2e2".parse().unwrap();
-        tt.store(0x1234_5678_9abc_def0, 3, mv, 57, -12, 9, TtBound::Exact, true);
+        tt.store(
+            0x1234_5678_9abc_def0,
+            3,
+            mv,
+            57,
+            -12,
+            9,
+            TtBound::Exact,
+            true,
+        );
         let e = tt.probe(0x1234_5678_9abc_def0, 3).unwrap();
-        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound, e.pv), (mv, 57, -12, 9, TtBound::Exact, true));
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.depth, e.bound, e.pv),
+            (mv, 57, -12, 9, TtBound::Exact, true)
+        );
         assert!(tt.probe(0x1234_5678_9abc_def1, 3).is_none());
     }
 
@@ -278,7 +300,9 @@ mod tests {
     #[test]
     fn concurrent_writers_never_produce_a_corrupt_entry() {
         let tt = TranspositionTable::new(1);
-        let keys: Vec<u64> = (1..=64u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        let keys: Vec<u64> = (1..=64u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
         // Every writer stores, for key k, a score derived from k; a reader must never see a
         // score that does not belong to the key it probed.
         let expected = |k: u64| (k % 1000) as i32;
@@ -288,7 +312,16 @@ mod tests {
                 s.spawn(move || {
                     for round in 0..20_000 {
                         let k = keys[(round * 7 + t * 13) % keys.len()];
-                        tt.store(k, 0, Move::NULL, expected(k), t as i32, (round % 50) as i32, TtBound::Lower, false);
+                        tt.store(
+                            k,
+                            0,
+                            Move::NULL,
+                            expected(k),
+                            t as i32,
+                            (round % 50) as i32,
+                            TtBound::Lower,
+                            false,
+                        );
                         let k2 = keys[(round * 3 + t) % keys.len()];
                         if let Some(e) = tt.probe(k2, 0) {
                             assert_eq!(e.score, expected(k2));

@@ -12,12 +12,18 @@ use chariot::threads::{Engine, EngineOptions, SilentReporter};
 use chariot::types::Move;
 
 fn search(pos: &Position, limits: Limits) -> SearchResult {
-    let mut engine = Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 8,
+        ..EngineOptions::default()
+    });
     engine.search(pos, limits, Arc::new(SilentReporter))
 }
 
 fn depth(d: u32) -> Limits {
-    Limits { depth: Some(d), ..Limits::default() }
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
 }
 
 /// Brute force, independent of the search: can the side to move force the opponent out of
@@ -51,7 +57,10 @@ const MATES: &[(&str, i32)] = &[
     ("5N3/4R4/b2k5/9/9/9/9/9/5K3/9 w - - 0 1", 1),
     ("3a1k3/4a4/9/9/3r5/9/3n5/9/4A4/2BK2B2 b - - 0 1", 2),
     ("3k5/9/9/9/9/7R1/9/4p4/4K4/3A5 w - - 0 1", 2),
-    ("4k4/9/3Rba3/2p1p1p2/1R7/2P1N1B2/9/9/4K4/1NBA5 w - - 3 30", 3),
+    (
+        "4k4/9/3Rba3/2p1p1p2/1R7/2P1N1B2/9/9/4K4/1NBA5 w - - 3 30",
+        3,
+    ),
 ];
 
 #[test]
@@ -59,8 +68,18 @@ fn finds_mates_at_the_right_distance() {
     for &(fen, n) in MATES {
         let mut pos = Position::from_fen(fen).unwrap();
         assert!(forced_mate(&mut pos, n as u32), "{fen} is a mate in {n}");
-        assert!(!forced_mate(&mut pos, n as u32 - 1), "{fen} has no shorter mate");
-        let result = search(&pos, Limits { depth: Some(2 * n as u32 + 4), mate: Some(n as u32), ..Limits::default() });
+        assert!(
+            !forced_mate(&mut pos, n as u32 - 1),
+            "{fen} has no shorter mate"
+        );
+        let result = search(
+            &pos,
+            Limits {
+                depth: Some(2 * n as u32 + 4),
+                mate: Some(n as u32),
+                ..Limits::default()
+            },
+        );
         assert_eq!(result.score, Score::Mate(n), "{fen}");
         let best = result.best.expect("a move");
         pos.make_move(best);
@@ -92,7 +111,10 @@ fn reports_being_mated_and_having_no_move() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n
     }
 }
@@ -100,7 +122,10 @@ impl Lcg {
 #[test]
 fn never_returns_an_illegal_or_null_move() {
     let mut rng = Lcg(2026);
-    let mut engine = Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 8,
+        ..EngineOptions::default()
+    });
     let mut searched = 0;
     while searched < 200 {
         let mut pos = Position::startpos();
@@ -113,7 +138,11 @@ fn never_returns_an_illegal_or_null_move() {
             pos.make_move(moves[rng.next(moves.len())]);
         }
         let legal = legal_moves(&pos);
-        let result = engine.search(&pos, depth(1 + rng.next(4) as u32), Arc::new(SilentReporter));
+        let result = engine.search(
+            &pos,
+            depth(1 + rng.next(4) as u32),
+            Arc::new(SilentReporter),
+        );
         match result.best {
             Some(mv) => {
                 assert!(legal.contains(&mv), "{} played illegal {mv}", pos.fen());
@@ -123,7 +152,12 @@ fn never_returns_an_illegal_or_null_move() {
                     assert!(legal_moves(&pos).contains(&p), "ponder move {p} illegal");
                 }
             }
-            None => assert!(legal.is_empty(), "{}: no move but {} legal", pos.fen(), legal.len()),
+            None => assert!(
+                legal.is_empty(),
+                "{}: no move but {} legal",
+                pos.fen(),
+                legal.len()
+            ),
         }
         searched += 1;
     }
@@ -131,12 +165,24 @@ fn never_returns_an_illegal_or_null_move() {
 
 /// Replays a case of the shared repetition table (tests/data/repetition.tsv).
 fn repetition_case(id: &str) -> (Position, Vec<Move>) {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/repetition.tsv"))
-        .expect("tests/data/repetition.tsv");
-    let line = text.lines().find(|l| l.starts_with(id)).expect("case present");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/repetition.tsv"
+    ))
+    .expect("tests/data/repetition.tsv");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(id))
+        .expect("case present");
     let cols: Vec<&str> = line.split('\t').collect();
     let pos = Position::from_fen(cols[1]).unwrap();
-    (pos, cols[2].split_whitespace().map(|m| m.parse().unwrap()).collect())
+    (
+        pos,
+        cols[2]
+            .split_whitespace()
+            .map(|m| m.parse().unwrap())
+            .collect(),
+    )
 }
 
 #[test]
@@ -152,16 +198,38 @@ fn offender_avoids_the_losing_repetition() {
         let result = search(&pos, depth(6));
         assert_ne!(result.best, Some(*last), "{id}: repeating loses");
         // Forced to repeat, the offender loses at once.
-        let forced = search(&pos, Limits { depth: Some(4), search_moves: vec![*last], ..Limits::default() });
-        assert_eq!(forced.score, Score::Mate(-1), "{id}: repeating is scored as a loss");
+        let forced = search(
+            &pos,
+            Limits {
+                depth: Some(4),
+                search_moves: vec![*last],
+                ..Limits::default()
+            },
+        );
+        assert_eq!(
+            forced.score,
+            Score::Mate(-1),
+            "{id}: repeating is scored as a loss"
+        );
     }
 }
 
 #[test]
 fn stop_ends_an_infinite_search_with_a_legal_move() {
     let pos = Position::startpos();
-    let mut engine = Engine::new(EngineOptions { hash_mb: 8, threads: 2, ..EngineOptions::default() });
-    engine.go(&pos, Limits { infinite: true, ..Limits::default() }, Arc::new(SilentReporter));
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 8,
+        threads: 2,
+        ..EngineOptions::default()
+    });
+    engine.go(
+        &pos,
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        Arc::new(SilentReporter),
+    );
     std::thread::sleep(Duration::from_millis(100));
     assert!(engine.is_searching(), "infinite search waits for stop");
     engine.stop();

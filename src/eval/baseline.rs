@@ -87,7 +87,9 @@ fn psqt(kind: PieceKind, f: i32, r: i32) -> (i32, i32) {
 
 /// The full baseline weight vector.
 pub fn weights() -> Weights {
-    let mut w = Weights { terms: [(0, 0); TERM_COUNT] };
+    let mut w = Weights {
+        terms: [(0, 0); TERM_COUNT],
+    };
     for kind in PieceKind::ALL {
         w.terms[Weights::material(kind)] = MATERIAL[kind.index()];
         for sq in 0..90 {

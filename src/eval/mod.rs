@@ -91,7 +91,11 @@ static TABLES: Lazy<EvalTables> = Lazy::new(|| {
         for kind in PieceKind::ALL {
             let piece = Piece::new(color, kind);
             for sq in Square::all() {
-                let rel = if color == Color::Red { sq } else { sq.flip_rank() };
+                let rel = if color == Color::Red {
+                    sq
+                } else {
+                    sq.flip_rank()
+                };
                 let (m, e) = weights.terms[Weights::material(kind)];
                 let (pm, pe) = weights.terms[Weights::psqt(kind, rel.index())];
                 let sign = if color == Color::Red { 1 } else { -1 };
@@ -129,25 +133,42 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
         let eksq = pos.king_square(them);
         let mut add = |term: usize, n: i32| counts[term - Weights::MOBILITY_ROOK] += sign * n;
         for sq in pos.pieces_of(color, PieceKind::Rook) {
-            add(Weights::MOBILITY_ROOK, (t.rook(sq, occ) & not_own).count() as i32);
+            add(
+                Weights::MOBILITY_ROOK,
+                (t.rook(sq, occ) & not_own).count() as i32,
+            );
         }
         for sq in pos.pieces_of(color, PieceKind::Horse) {
             let safe = t.horse(sq, occ) & not_own & !enemy_pawn_attacks;
             add(Weights::MOBILITY_HORSE, safe.count() as i32);
         }
         for sq in pos.pieces_of(color, PieceKind::Cannon) {
-            add(Weights::MOBILITY_CANNON, (t.rook(sq, occ) - occ).count() as i32);
+            add(
+                Weights::MOBILITY_CANNON,
+                (t.rook(sq, occ) - occ).count() as i32,
+            );
             if sq.file() == eksq.file() && (t.between(sq, eksq) & occ).is_empty() {
                 add(Weights::HOLLOW_CANNON, 1);
             }
         }
         let attackers = pos.pieces(color)
-            & (pos.kind(PieceKind::Rook) | pos.kind(PieceKind::Horse) | pos.kind(PieceKind::Cannon));
-        add(Weights::ATTACKER_CROSSED, (attackers & Bitboard::half(them)).count() as i32);
-        add(Weights::MISSING_ADVISOR, 2 - pos.pieces_of(color, PieceKind::Advisor).count() as i32);
+            & (pos.kind(PieceKind::Rook)
+                | pos.kind(PieceKind::Horse)
+                | pos.kind(PieceKind::Cannon));
+        add(
+            Weights::ATTACKER_CROSSED,
+            (attackers & Bitboard::half(them)).count() as i32,
+        );
+        add(
+            Weights::MISSING_ADVISOR,
+            2 - pos.pieces_of(color, PieceKind::Advisor).count() as i32,
+        );
     }
-    counts[Weights::TEMPO - Weights::MOBILITY_ROOK] =
-        if pos.side_to_move() == Color::Red { 1 } else { -1 };
+    counts[Weights::TEMPO - Weights::MOBILITY_ROOK] = if pos.side_to_move() == Color::Red {
+        1
+    } else {
+        -1
+    };
     for (i, &n) in counts.iter().enumerate() {
         if n != 0 {
             sink.add(Weights::MOBILITY_ROOK + i, n);
@@ -182,7 +203,11 @@ pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
 pub fn evaluate(pos: &Position) -> i32 {
     let tables = eval_tables();
     let (mg, eg) = pos.psq();
-    let mut sink = ScoreSink { weights: &tables.weights, mg, eg };
+    let mut sink = ScoreSink {
+        weights: &tables.weights,
+        mg,
+        eg,
+    };
     dynamic_terms(pos, &mut sink);
     let score = taper(sink.mg, sink.eg, pos.phase());
     if pos.side_to_move() == Color::Red {
@@ -213,8 +238,11 @@ pub fn trace(pos: &Position) -> Trace {
     let mut counts = vec![0i32; Weights::MOBILITY_ROOK];
     for sq in pos.occupied() {
         let piece = pos.piece_at(sq).expect("occupied");
-        let (sign, rel) =
-            if piece.color() == Color::Red { (1, sq) } else { (-1, sq.flip_rank()) };
+        let (sign, rel) = if piece.color() == Color::Red {
+            (1, sq)
+        } else {
+            (-1, sq.flip_rank())
+        };
         counts[Weights::psqt(piece.kind(), rel.index())] += sign;
         counts[Weights::material(piece.kind())] += sign;
     }
@@ -225,7 +253,10 @@ pub fn trace(pos: &Position) -> Trace {
         .map(|(i, &n)| (i as u16, n as i8))
         .collect();
     dynamic_terms(pos, &mut features);
-    Trace { features, phase: pos.phase().clamp(0, MAX_PHASE) }
+    Trace {
+        features,
+        phase: pos.phase().clamp(0, MAX_PHASE),
+    }
 }
 
 /// Evaluates a trace with given weights, from Red's view (what the tuner optimises).
@@ -295,7 +326,11 @@ mod tests {
             }
             p.make_move(moves[(i * 7 + 3) % moves.len()]);
             let red_view = evaluate_trace(&trace(&p), &eval_tables().weights);
-            let stm = if p.side_to_move() == Color::Red { red_view } else { -red_view };
+            let stm = if p.side_to_move() == Color::Red {
+                red_view
+            } else {
+                -red_view
+            };
             assert_eq!(stm, evaluate(&p), "{}", p.fen());
         }
     }

@@ -68,7 +68,10 @@ impl Histories {
     /// Updates the butterfly score.
     #[inline]
     pub fn update_butterfly(&mut self, side: Color, mv: Move, bonus: i32) {
-        gravity(&mut self.butterfly[side.index()][mv.from().index()][mv.to().index()], bonus);
+        gravity(
+            &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
+            bonus,
+        );
     }
 
     /// Continuation score of `(piece, to)` after the move indexed `cont` (see [`cont_index`]).
@@ -80,7 +83,10 @@ impl Histories {
     /// Updates a continuation score.
     #[inline]
     pub fn update_continuation(&mut self, cont: usize, piece: Piece, mv: Move, bonus: i32) {
-        gravity(&mut self.continuation[cont][piece.index()][mv.to().index()], bonus);
+        gravity(
+            &mut self.continuation[cont][piece.index()][mv.to().index()],
+            bonus,
+        );
     }
 
     /// Capture history of `piece` capturing a `victim` kind on `mv.to()`.
@@ -92,7 +98,10 @@ impl Histories {
     /// Updates the capture history.
     #[inline]
     pub fn update_capture(&mut self, piece: Piece, mv: Move, victim: usize, bonus: i32) {
-        gravity(&mut self.capture[piece.index()][mv.to().index()][victim], bonus);
+        gravity(
+            &mut self.capture[piece.index()][mv.to().index()][victim],
+            bonus,
+        );
     }
 
     /// The remembered reply to the previous move `(piece, to)`.

@@ -36,7 +36,7 @@ use crate::types::{Move, Piece, PieceKind, Square};
 
 /// Salt XORed into the TT key of a position that repeats one on the current path, so that
 /// path-dependent (repetition) scores never mix with ordinary entries.
-const REPEATED_SALT: u64 = 0x5eed_0f_7e9e_a7ed;
+const REPEATED_SALT: u64 = 0x005e_ed0f_7e9e_a7ed;
 
 /// State shared by all threads of one search.
 pub struct SharedSearch {
@@ -100,7 +100,12 @@ struct Frame {
 
 impl Default for Frame {
     fn default() -> Self {
-        Frame { static_eval: NONE_SCORE, killers: [Move::NULL; 2], moved: None, in_check: false }
+        Frame {
+            static_eval: NONE_SCORE,
+            killers: [Move::NULL; 2],
+            moved: None,
+            in_check: false,
+        }
     }
 }
 
@@ -243,14 +248,16 @@ impl Worker {
         if self.root_moves.is_empty() {
             return;
         }
-        let max_depth = shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        let max_depth = shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 4)
+        });
         let multipv = shared.multipv.clamp(1, self.root_moves.len());
         let mut last_best = Move::NULL;
         let mut stability = 0;
         let mut prev_best_score = -INFINITE;
         for depth in 1..=max_depth {
             // Helper threads skip some depths so that the threads spread over the tree.
-            if self.id > 0 && depth > 1 && (depth as usize + self.id) % 4 == 0 {
+            if self.id > 0 && depth > 1 && (depth as usize + self.id).is_multiple_of(4) {
                 continue;
             }
             self.root_depth = depth;
@@ -270,7 +277,7 @@ impl Worker {
                 loop {
                     let score = self.search_root(shared, alpha, beta, depth);
                     // Stable sort keeps the order of equal scores (older best first).
-                    self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.stopped {
                         break;
                     }
@@ -284,7 +291,7 @@ impl Worker {
                     }
                     delta += delta / 2 + 5;
                 }
-                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
@@ -317,14 +324,19 @@ impl Worker {
                 stability = 0;
             }
             last_best = best.mv;
-            let falling = if prev_best_score > -INFINITE { (prev_best_score - best.score).clamp(0, 200) } else { 0 };
+            let falling = if prev_best_score > -INFINITE {
+                (prev_best_score - best.score).clamp(0, 200)
+            } else {
+                0
+            };
             prev_best_score = best.score;
             if let Some(b) = shared.budget {
                 if !shared.pondering.load(Ordering::Relaxed) {
                     let stability_factor = 1.6 - 0.1 * stability as f64;
                     let falling_factor = 1.0 + falling as f64 / 200.0;
                     let single_reply = if self.root_moves.len() == 1 { 0.2 } else { 1.0 };
-                    let target = b.optimum.as_secs_f64() * stability_factor * falling_factor * single_reply;
+                    let target =
+                        b.optimum.as_secs_f64() * stability_factor * falling_factor * single_reply;
                     if shared.start.elapsed().as_secs_f64() >= target.min(b.maximum.as_secs_f64()) {
                         break;
                     }
@@ -337,7 +349,11 @@ impl Worker {
     /// The report for root move `i` after an iteration of `depth`.
     pub fn info(&self, shared: &SharedSearch, i: usize, depth: i32) -> SearchInfo {
         let rm = &self.root_moves[i];
-        let (score, depth) = if rm.score == -INFINITE { (rm.prev_score, depth - 1) } else { (rm.score, depth) };
+        let (score, depth) = if rm.score == -INFINITE {
+            (rm.prev_score, depth - 1)
+        } else {
+            (rm.score, depth)
+        };
         SearchInfo {
             depth: depth.max(1) as u32,
             seldepth: rm.seldepth.max(depth.max(1) as usize) as u32,
@@ -352,7 +368,11 @@ impl Worker {
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = if ply + 1 <= MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
         self.pv[ply][0] = mv;
         for i in 0..child_len.min(MAX_PLY - 1) {
             self.pv[ply][i + 1] = self.pv[ply + 1][i];
@@ -364,7 +384,11 @@ impl Worker {
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
         self.stack[0].in_check = self.pos.in_check();
-        self.stack[0].static_eval = if self.pos.in_check() { NONE_SCORE } else { evaluate(&self.pos) };
+        self.stack[0].static_eval = if self.pos.in_check() {
+            NONE_SCORE
+        } else {
+            evaluate(&self.pos)
+        };
         for i in self.pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let count = i - self.pv_idx + 1;
@@ -377,7 +401,11 @@ impl Worker {
             if count == 1 {
                 score = -self.search::<true>(shared, -beta, -alpha, new_depth, false, 1);
             } else {
-                let r = if depth >= 3 && count > 3 && !gives_check && !self.pos.last_captured().is_some() {
+                let r = if depth >= 3
+                    && count > 3
+                    && !gives_check
+                    && self.pos.last_captured().is_none()
+                {
                     (reduction(depth, count) - 1).max(0)
                 } else {
                     0
@@ -398,7 +426,13 @@ impl Worker {
             if count == 1 || score > alpha {
                 rm.score = score;
                 rm.seldepth = self.seldepth;
-                rm.bound = if score >= beta { Bound::Lower } else if score <= alpha { Bound::Upper } else { Bound::Exact };
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
                 rm.pv.clear();
                 rm.pv.push(mv);
                 let len = self.pv_len[1];
@@ -422,7 +456,13 @@ impl Worker {
     /// Repetition handling at a non-root node (RULES.md §5). Returns a score to return at
     /// once, or narrows the window; `repeated` tells whether the position repeats one on the
     /// path (its TT key is then salted).
-    fn repetition(&mut self, ply: usize, alpha: &mut i32, beta: &mut i32, repeated: &mut bool) -> Option<i32> {
+    fn repetition(
+        &mut self,
+        ply: usize,
+        alpha: &mut i32,
+        beta: &mut i32,
+        repeated: &mut bool,
+    ) -> Option<i32> {
         if self.rep_filter[(self.pos.key() & 4095) as usize] < 2 {
             return None;
         }
@@ -487,8 +527,16 @@ impl Worker {
 
     fn cont_indices(&self, ply: usize) -> [usize; 2] {
         [
-            if ply >= 1 { cont_index(self.stack[ply - 1].moved) } else { cont_index(None) },
-            if ply >= 2 { cont_index(self.stack[ply - 2].moved) } else { cont_index(None) },
+            if ply >= 1 {
+                cont_index(self.stack[ply - 1].moved)
+            } else {
+                cont_index(None)
+            },
+            if ply >= 2 {
+                cont_index(self.stack[ply - 2].moved)
+            } else {
+                cont_index(None)
+            },
         ]
     }
 
@@ -522,7 +570,9 @@ impl Worker {
         if let Some(s) = self.repetition(ply, &mut alpha, &mut beta, &mut repeated) {
             return s;
         }
-        if self.move_rule_draw(shared.move_rule) && (!in_check || !legal_moves(&self.pos).is_empty()) {
+        if self.move_rule_draw(shared.move_rule)
+            && (!in_check || !legal_moves(&self.pos).is_empty())
+        {
             return DRAW;
         }
         alpha = alpha.max(mated_in(ply));
@@ -532,7 +582,11 @@ impl Worker {
         }
 
         // Transposition table.
-        let tt_key = if repeated { self.pos.key() ^ REPEATED_SALT } else { self.pos.key() };
+        let tt_key = if repeated {
+            self.pos.key() ^ REPEATED_SALT
+        } else {
+            self.pos.key()
+        };
         let tt_entry = shared.tt.probe(tt_key, ply);
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         let tt_pv = PV || tt_entry.is_some_and(|e| e.pv);
@@ -556,7 +610,10 @@ impl Worker {
         let static_eval = if in_check {
             NONE_SCORE
         } else {
-            tt_entry.map(|e| e.eval).filter(|&e| e != NONE_SCORE).unwrap_or_else(|| evaluate(&self.pos))
+            tt_entry
+                .map(|e| e.eval)
+                .filter(|&e| e != NONE_SCORE)
+                .unwrap_or_else(|| evaluate(&self.pos))
         };
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
@@ -590,7 +647,9 @@ impl Worker {
             // we have too few attacking pieces (zugzwang-like endings are common without them).
             let us = self.pos.side_to_move();
             let attackers = self.pos.pieces(us)
-                & (self.pos.kind(PieceKind::Rook) | self.pos.kind(PieceKind::Horse) | self.pos.kind(PieceKind::Cannon));
+                & (self.pos.kind(PieceKind::Rook)
+                    | self.pos.kind(PieceKind::Horse)
+                    | self.pos.kind(PieceKind::Cannon));
             if depth >= 3
                 && eval >= beta
                 && static_eval >= beta - 20 * depth
@@ -601,7 +660,8 @@ impl Worker {
                 let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
                 self.stack[ply].moved = None;
                 self.pos.make_null_move();
-                let score = -self.search::<false>(shared, -beta, -beta + 1, depth - r, !cut_node, ply + 1);
+                let score =
+                    -self.search::<false>(shared, -beta, -beta + 1, depth - r, !cut_node, ply + 1);
                 self.pos.unmake_null_move();
                 if self.should_stop(shared) {
                     return 0;
@@ -627,9 +687,14 @@ impl Worker {
         }
 
         let cont = self.cont_indices(ply);
-        let prev = if ply >= 1 { self.stack[ply - 1].moved } else { None };
+        let prev = if ply >= 1 {
+            self.stack[ply - 1].moved
+        } else {
+            None
+        };
         let counter = self.hist.counter_move(prev);
-        let mut picker = MovePicker::new(&self.pos, tt_move, self.stack[ply].killers, counter, cont);
+        let mut picker =
+            MovePicker::new(&self.pos, tt_move, self.stack[ply].killers, counter, cont);
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
@@ -644,7 +709,9 @@ impl Worker {
             let capture = self.pos.is_capture(mv);
             let piece = self.pos.piece_at(mv.from()).expect("own piece");
             let gives_check = self.pos.gives_check(mv);
-            let killer = mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1] || mv == counter;
+            let killer = mv == self.stack[ply].killers[0]
+                || mv == self.stack[ply].killers[1]
+                || mv == counter;
             let hist_score = if capture {
                 0
             } else {
@@ -674,13 +741,18 @@ impl Worker {
                     if !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if capture && depth <= 8 && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth) {
+                } else if capture
+                    && depth <= 8
+                    && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth)
+                {
                     continue;
                 }
             }
 
             // Extensions: a check that does not lose material.
-            let extension = (gives_check && ply < 2 * self.root_depth as usize && (depth <= 6 || see_ge(&self.pos, mv, 0))) as i32;
+            let extension = (gives_check
+                && ply < 2 * self.root_depth as usize
+                && (depth <= 6 || see_ge(&self.pos, mv, 0))) as i32;
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].moved = Some((piece, mv.to()));
@@ -699,10 +771,24 @@ impl Worker {
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(shared, -alpha - 1, -alpha, d, true, ply + 1);
                 if score > alpha && d < new_depth {
-                    score = -self.search::<false>(shared, -alpha - 1, -alpha, new_depth, !cut_node, ply + 1);
+                    score = -self.search::<false>(
+                        shared,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        !cut_node,
+                        ply + 1,
+                    );
                 }
             } else if !PV || move_count > 1 {
-                score = -self.search::<false>(shared, -alpha - 1, -alpha, new_depth, !cut_node, ply + 1);
+                score = -self.search::<false>(
+                    shared,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    !cut_node,
+                    ply + 1,
+                );
             } else {
                 score = alpha + 1; // force the full-window search below
             }
@@ -722,7 +808,15 @@ impl Worker {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        self.update_histories(ply, mv, depth, &quiets_tried[..quiet_count], &captures_tried[..capture_count], cont, prev);
+                        self.update_histories(
+                            ply,
+                            mv,
+                            depth,
+                            &quiets_tried[..quiet_count],
+                            &captures_tried[..capture_count],
+                            cont,
+                            prev,
+                        );
                         break;
                     }
                     alpha = score;
@@ -752,7 +846,16 @@ impl Worker {
         } else {
             TtBound::Upper
         };
-        shared.tt.store(tt_key, ply, best_move, best_score, static_eval, depth, bound, tt_pv);
+        shared.tt.store(
+            tt_key,
+            ply,
+            best_move,
+            best_score,
+            static_eval,
+            depth,
+            bound,
+            tt_pv,
+        );
         best_score
     }
 
@@ -772,7 +875,8 @@ impl Worker {
         let piece_of = |pos: &Position, m: Move| pos.piece_at(m.from()).expect("own piece");
         if let Some(victim) = self.pos.piece_at(best.to()) {
             let p = piece_of(&self.pos, best);
-            self.hist.update_capture(p, best, victim.kind().index(), bonus);
+            self.hist
+                .update_capture(p, best, victim.kind().index(), bonus);
         } else {
             let p = piece_of(&self.pos, best);
             self.hist.update_butterfly(us, best, bonus);
@@ -794,12 +898,19 @@ impl Worker {
         for &m in captures {
             let p = piece_of(&self.pos, m);
             if let Some(victim) = self.pos.piece_at(m.to()) {
-                self.hist.update_capture(p, m, victim.kind().index(), -bonus);
+                self.hist
+                    .update_capture(p, m, victim.kind().index(), -bonus);
             }
         }
     }
 
-    fn qsearch<const PV: bool>(&mut self, shared: &SharedSearch, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch<const PV: bool>(
+        &mut self,
+        shared: &SharedSearch,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         if PV {
             self.pv_len[ply] = 0;
             self.seldepth = self.seldepth.max(ply);
@@ -816,7 +927,11 @@ impl Worker {
         if let Some(s) = self.repetition(ply, &mut a, &mut b, &mut repeated) {
             return s;
         }
-        let tt_key = if repeated { self.pos.key() ^ REPEATED_SALT } else { self.pos.key() };
+        let tt_key = if repeated {
+            self.pos.key() ^ REPEATED_SALT
+        } else {
+            self.pos.key()
+        };
         let tt_entry = shared.tt.probe(tt_key, ply);
         if !PV {
             if let Some(e) = tt_entry {
@@ -838,11 +953,23 @@ impl Worker {
             static_eval = NONE_SCORE;
             best_score = -INFINITE;
         } else {
-            static_eval = tt_entry.map(|e| e.eval).filter(|&e| e != NONE_SCORE).unwrap_or_else(|| evaluate(&self.pos));
+            static_eval = tt_entry
+                .map(|e| e.eval)
+                .filter(|&e| e != NONE_SCORE)
+                .unwrap_or_else(|| evaluate(&self.pos));
             best_score = static_eval;
             if best_score >= beta {
                 if tt_entry.is_none() {
-                    shared.tt.store(tt_key, ply, Move::NULL, best_score, static_eval, -1, TtBound::Lower, false);
+                    shared.tt.store(
+                        tt_key,
+                        ply,
+                        Move::NULL,
+                        best_score,
+                        static_eval,
+                        -1,
+                        TtBound::Lower,
+                        false,
+                    );
                 }
                 return best_score;
             }
@@ -857,7 +984,10 @@ impl Worker {
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
             move_count += 1;
             if !in_check {
-                let victim = self.pos.piece_at(mv.to()).map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
+                let victim = self
+                    .pos
+                    .piece_at(mv.to())
+                    .map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
                 if static_eval + victim + QS_DELTA_MARGIN <= alpha && !self.pos.gives_check(mv) {
                     best_score = best_score.max(static_eval + victim);
                     continue;
@@ -895,8 +1025,21 @@ impl Worker {
         if in_check && best_score == -INFINITE {
             return mated_in(ply);
         }
-        let bound = if best_score >= beta { TtBound::Lower } else { TtBound::Upper };
-        shared.tt.store(tt_key, ply, best_move, best_score, static_eval, 0, bound, false);
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        shared.tt.store(
+            tt_key,
+            ply,
+            best_move,
+            best_score,
+            static_eval,
+            0,
+            bound,
+            false,
+        );
         best_score
     }
 }

@@ -65,7 +65,13 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker for the main search.
-    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move, cont: [usize; 2]) -> Self {
+    pub fn new(
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        cont: [usize; 2],
+    ) -> Self {
         let in_check = pos.in_check();
         let tt_ok = !tt_move.is_null() && pos.is_legal(tt_move);
         MovePicker {
@@ -92,9 +98,8 @@ impl MovePicker {
     /// A picker for quiescence: captures only (all evasions when in check).
     pub fn new_qsearch(pos: &Position, tt_move: Move, cont: [usize; 2]) -> Self {
         let in_check = pos.in_check();
-        let tt_ok = !tt_move.is_null()
-            && (in_check || pos.is_capture(tt_move))
-            && pos.is_legal(tt_move);
+        let tt_ok =
+            !tt_move.is_null() && (in_check || pos.is_capture(tt_move)) && pos.is_legal(tt_move);
         let mut p = MovePicker::new(pos, Move::NULL, [Move::NULL; 2], Move::NULL, cont);
         p.qsearch = true;
         if tt_ok {
@@ -108,7 +113,8 @@ impl MovePicker {
         for (mv, score) in self.moves.iter_mut() {
             let victim = pos.piece_at(mv.to()).map_or(0, |p| p.kind().index());
             let attacker = pos.piece_at(mv.from()).expect("own piece");
-            *score = 16 * SEE_VALUE[victim].min(1000) - SEE_VALUE[attacker.kind().index()].min(1000) / 8
+            *score = 16 * SEE_VALUE[victim].min(1000)
+                - SEE_VALUE[attacker.kind().index()].min(1000) / 8
                 + hist.capture(attacker, *mv, victim) / 16;
         }
     }
@@ -126,7 +132,10 @@ impl MovePicker {
     fn load(&mut self, pos: &Position, kind: GenKind) {
         self.moves.clear();
         self.cur = 0;
-        let mut sink = ScoredSink { moves: &mut self.moves, skip: self.tt_move };
+        let mut sink = ScoredSink {
+            moves: &mut self.moves,
+            skip: self.tt_move,
+        };
         generate(pos, kind, &mut sink);
     }
 
@@ -159,7 +168,11 @@ impl MovePicker {
         loop {
             match self.stage {
                 Stage::TtMove => {
-                    self.stage = if pos.in_check() { Stage::GenEvasions } else { Stage::GenCaptures };
+                    self.stage = if pos.in_check() {
+                        Stage::GenEvasions
+                    } else {
+                        Stage::GenCaptures
+                    };
                     return Some(self.tt_move);
                 }
                 Stage::GenCaptures => {
@@ -175,7 +188,11 @@ impl MovePicker {
                         self.bad.push(mv);
                     }
                     None => {
-                        self.stage = if self.qsearch { Stage::Done } else { Stage::Killer1 };
+                        self.stage = if self.qsearch {
+                            Stage::Done
+                        } else {
+                            Stage::Killer1
+                        };
                     }
                 },
                 Stage::Killer1 => {
@@ -238,8 +255,15 @@ impl MovePicker {
                     for (mv, score) in self.moves.iter_mut() {
                         let piece = pos.piece_at(mv.from()).expect("own piece");
                         *score = match pos.piece_at(mv.to()) {
-                            Some(v) => 1 << 20 | (SEE_VALUE[v.kind().index()].min(1000) * 16 - SEE_VALUE[piece.kind().index()].min(1000) / 8),
-                            None => hist.butterfly(side, *mv) + hist.continuation(self.cont[0], piece, *mv),
+                            Some(v) => {
+                                1 << 20
+                                    | (SEE_VALUE[v.kind().index()].min(1000) * 16
+                                        - SEE_VALUE[piece.kind().index()].min(1000) / 8)
+                            }
+                            None => {
+                                hist.butterfly(side, *mv)
+                                    + hist.continuation(self.cont[0], piece, *mv)
+                            }
                         };
                     }
                     self.stage = Stage::Evasions;
@@ -287,9 +311,14 @@ mod tests {
             if legal.is_empty() {
                 break;
             }
-            let hints: Vec<Move> = (0..4).map(|i| legal[(step * 5 + i * 11) % legal.len()]).collect();
+            let hints: Vec<Move> = (0..4)
+                .map(|i| legal[(step * 5 + i * 11) % legal.len()])
+                .collect();
             let junk: Move = "a0a9".parse().unwrap();
-            for (tt, k1, k2, c) in [(hints[0], hints[1], hints[2], hints[3]), (junk, junk, Move::NULL, hints[0])] {
+            for (tt, k1, k2, c) in [
+                (hints[0], hints[1], hints[2], hints[3]),
+                (junk, junk, Move::NULL, hints[0]),
+            ] {
                 let mut picker = MovePicker::new(&pos, tt, [k1, k2], c, [14 * 90, 14 * 90]);
                 let mut got = Vec::new();
                 while let Some(m) = picker.next(&pos, &hist) {

@@ -12,7 +12,9 @@ pub const SEE_VALUE: [i32; 7] = [600, 280, 120, 120, 5000, 300, 80];
 /// Whether the exchange started by `mv` gains at least `threshold` for the mover.
 pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     let (from, to) = (mv.from(), mv.to());
-    let Some(moving) = pos.piece_at(from) else { return false };
+    let Some(moving) = pos.piece_at(from) else {
+        return false;
+    };
     // `swap` is what the side to capture next must win back for the result to flip.
     let mut swap = pos.piece_at(to).map_or(0, |p| SEE_VALUE[p.kind().index()]) - threshold;
     if swap < 0 {

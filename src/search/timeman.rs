@@ -22,11 +22,19 @@ pub struct TimeBudget {
 /// The budget for `limits`, or `None` if the search is not timed.
 pub fn budget(limits: &Limits, move_overhead: Duration, game_ply: u32) -> Option<TimeBudget> {
     if let Some(mt) = limits.movetime {
-        let t = mt.saturating_sub(move_overhead).max(Duration::from_millis(1));
-        return Some(TimeBudget { optimum: t, maximum: t });
+        let t = mt
+            .saturating_sub(move_overhead)
+            .max(Duration::from_millis(1));
+        return Some(TimeBudget {
+            optimum: t,
+            maximum: t,
+        });
     }
     let clock = limits.clock?;
-    let left = clock.time.saturating_sub(move_overhead).max(Duration::from_millis(1));
+    let left = clock
+        .time
+        .saturating_sub(move_overhead)
+        .max(Duration::from_millis(1));
     let left_ms = left.as_millis() as f64;
     let inc_ms = clock.increment.as_millis() as f64;
     // Sudden death: assume the game lasts about 50 more moves early on, fewer later.
@@ -35,7 +43,8 @@ pub fn budget(limits: &Limits, move_overhead: Duration, game_ply: u32) -> Option
         None => (50.0 - game_ply as f64 / 8.0).max(20.0),
     };
     let optimum = (left_ms / moves_left + inc_ms * 0.8).min(left_ms * 0.5);
-    let maximum = (optimum * 4.0).min(left_ms * if moves_left <= 1.0 { 0.8 } else { 0.3 } + inc_ms * 0.5);
+    let maximum =
+        (optimum * 4.0).min(left_ms * if moves_left <= 1.0 { 0.8 } else { 0.3 } + inc_ms * 0.5);
     let maximum = maximum.min(left_ms * 0.9).max(1.0);
     let optimum = optimum.min(maximum).max(1.0);
     Some(TimeBudget {
@@ -68,7 +77,10 @@ mod tests {
                 for mtg in [None, Some(1), Some(40)] {
                     let b = budget(&clock(ms, inc, mtg), Duration::from_millis(10), 20).unwrap();
                     assert!(b.optimum <= b.maximum);
-                    assert!(b.maximum <= Duration::from_millis(ms.max(1)), "{ms} {inc} {mtg:?} {b:?}");
+                    assert!(
+                        b.maximum <= Duration::from_millis(ms.max(1)),
+                        "{ms} {inc} {mtg:?} {b:?}"
+                    );
                 }
             }
         }
@@ -76,7 +88,10 @@ mod tests {
 
     #[test]
     fn movetime_is_exact_minus_overhead() {
-        let l = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
+        let l = Limits {
+            movetime: Some(Duration::from_millis(500)),
+            ..Limits::default()
+        };
         let b = budget(&l, Duration::from_millis(20), 0).unwrap();
         assert_eq!(b.maximum, Duration::from_millis(480));
         assert!(budget(&Limits::default(), Duration::ZERO, 0).is_none());
