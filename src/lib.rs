@@ -19,3 +19,5 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod game;
+pub mod matches;
+pub mod selfplay;

@@ -91,6 +91,10 @@ enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
     },
+    /// Self-play training data: `FEN;result;score;ply` lines (and PGN), in-process.
+    Selfplay(chariot::selfplay::cli::SelfplayArgs),
+    /// Engine-vs-engine match refereed by the rules module, with Elo, LOS and SPRT.
+    Match(chariot::matches::cli::MatchArgs),
     /// Developer tool: search magic numbers and print `src/attacks/magic_numbers.rs`.
     Magics {
         /// Seed of the search.
@@ -149,6 +153,8 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Tune { data, epochs, lr, limit, out, svg }) => run_tune(&data, epochs, lr, limit, &out, svg.as_deref()),
+        Some(Command::Selfplay(args)) => ExitCode::from(chariot::selfplay::cli::main(args)),
+        Some(Command::Match(args)) => ExitCode::from(chariot::matches::cli::main(args)),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));
             ExitCode::SUCCESS
