@@ -327,20 +327,27 @@ fn ranks_one_engines_are_translated() {
     assert_eq!(report.faults[0].illegal, 1);
 }
 
-#[test]
-fn ucci_engines_get_ucci_commands() {
-    let log = std::env::temp_dir().join(format!("chariot-ucci-{}.log", std::process::id()));
+/// Plays one game with the recording fake engine as Red and returns what it was sent.
+fn recorded(extra: &str, limit: MoveLimit) -> (chariot::matches::MatchReport, String, String) {
+    let log = std::env::temp_dir().join(format!(
+        "chariot-record-{}-{}.log",
+        std::process::id(),
+        extra.len()
+    ));
     let _ = std::fs::remove_file(&log);
-    let spec = bash_engine(
-        "ucci.sh",
-        &format!("arg={} proto=ucci option.Hash=8", log.display()),
-    );
-    let tc: TimeControl = "3+0.5".parse().unwrap();
-    let (report, pgn) = play_single(&fault_config(spec, MoveLimit::Clock(tc)));
-    assert!(pgn.contains("1. H2-E2"), "{pgn}");
-    assert_eq!(report.faults[0].illegal, 1, "nobestmove loses");
+    let spec = bash_engine("record.sh", &format!("arg={} {extra}", log.display()));
+    let (report, pgn) = play_single(&fault_config(spec, limit));
     let sent = std::fs::read_to_string(&log).unwrap();
     let _ = std::fs::remove_file(&log);
+    (report, pgn, sent)
+}
+
+#[test]
+fn ucci_engines_get_ucci_commands() {
+    let tc: TimeControl = "3+0.5".parse().unwrap();
+    let (report, pgn, sent) = recorded("proto=ucci option.Hash=8", MoveLimit::Clock(tc));
+    assert!(pgn.contains("1. H2-E2"), "{pgn}");
+    assert_eq!(report.faults[0].illegal, 1, "nobestmove loses");
     assert!(sent.starts_with("ucci\n"), "{sent}");
     assert!(sent.contains("setoption usemillisec true\n"), "{sent}");
     assert!(sent.contains("setoption Hash 8\n"), "{sent}");
@@ -349,6 +356,58 @@ fn ucci_engines_get_ucci_commands() {
         sent.contains("go time 3000 increment 500 opptime "),
         "{sent}"
     );
+    // Seconds when asked for.
+    let (_, _, sent) = recorded("proto=ucci timeunit=s", MoveLimit::Clock(tc));
+    assert!(!sent.contains("usemillisec"), "{sent}");
+    assert!(
+        sent.contains("go time 3 increment 0 opptime 3 oppincrement 0\n"),
+        "{sent}"
+    );
+}
+
+#[test]
+fn uci_and_cyclone_engines_get_their_dialects() {
+    let (_, _, sent) = recorded(
+        "option.Hash=8",
+        MoveLimit::MoveTime(Duration::from_millis(1000)),
+    );
+    assert!(sent.starts_with("uci\n"), "{sent}");
+    assert!(
+        sent.contains("setoption name UCI_Variant value xiangqi\n"),
+        "{sent}"
+    );
+    assert!(sent.contains("setoption name Hash value 8\n"), "{sent}");
+    assert!(sent.contains("ucinewgame\nisready\n"), "{sent}");
+    assert!(
+        sent.contains("position startpos\ngo movetime 1000\n"),
+        "{sent}"
+    );
+    assert!(sent.contains("position startpos moves h2e2 "), "{sent}");
+    let tc: TimeControl = "40/2+0.25".parse().unwrap();
+    let (_, _, sent) = recorded("proto=cyclone", MoveLimit::Clock(tc));
+    assert!(
+        sent.contains(
+            "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1\n"
+        ),
+        "{sent}"
+    );
+    assert!(
+        sent.contains("go wtime 2000 btime 2000 winc 250 binc 250 movestogo 40\n"),
+        "{sent}"
+    );
+    assert!(sent.contains("r - - 0 1 moves h2e2 "), "{sent}");
+}
+
+#[test]
+fn sprt_stops_the_match_once_decided() {
+    let mut config = fault_config(bash_engine("crash.sh", ""), MoveLimit::Nodes(20));
+    config.games = 40;
+    config.sprt = Some("elo0=0 elo1=200 alpha=0.1 beta=0.1".parse().unwrap());
+    let mut progress = Vec::new();
+    let report = run_match(&config, &mut progress, None).unwrap();
+    assert!(report.wdl.games() < 40, "{}", report.wdl.games());
+    assert_eq!(report.wdl.wins, 0);
+    assert!(report.to_string().contains("H0 was accepted"), "{report}");
 }
 
 #[test]
