@@ -12,7 +12,11 @@ use chariot::movegen::perft::{self, parse_epd};
 use chariot::position::Position;
 
 #[derive(Parser)]
-#[command(name = "chariot", version, about = "Chariot, a Xiangqi engine (UCI on stdin/stdout by default)")]
+#[command(
+    name = "chariot",
+    version,
+    about = "Chariot, a Xiangqi engine (UCI, UCCI or XBoard on stdin/stdout by default)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -90,6 +94,9 @@ enum Command {
         /// Where to write the loss curve (SVG).
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Let the overall evaluation scale drift instead of anchoring it to the start weights.
+        #[arg(long)]
+        free_scale: bool,
     },
     /// Self-play training data: `FEN;result;score;ply` lines (and PGN), in-process.
     Selfplay(chariot::selfplay::cli::SelfplayArgs),
@@ -111,7 +118,10 @@ fn main() -> ExitCode {
     match cli.command {
         None => {
             if io::stdin().is_terminal() {
-                eprintln!("Chariot {} (Xiangqi engine): type uci", env!("CARGO_PKG_VERSION"));
+                eprintln!(
+                    "Chariot {} (Xiangqi engine): type uci",
+                    env!("CARGO_PKG_VERSION")
+                );
             }
             let stdin = io::stdin();
             match chariot::protocol::uci::run(stdin.lock(), io::stdout().lock()) {
@@ -129,9 +139,19 @@ fn main() -> ExitCode {
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )),
-        Some(Command::Bench { depth, threads, hash }) => {
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
             let result = chariot::bench::run(depth, threads, hash, |i, pos, nodes| {
-                eprintln!("Position {:>2}/{}: {:>10} nodes  {}", i + 1, chariot::bench::POSITIONS.len(), nodes, pos.fen());
+                eprintln!(
+                    "Position {:>2}/{}: {:>10} nodes  {}",
+                    i + 1,
+                    chariot::bench::POSITIONS.len(),
+                    nodes,
+                    pos.fen()
+                );
             });
             let nps = result.total * 1000 / result.millis.max(1);
             eprintln!("===========================");
@@ -141,7 +161,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Eval { fen }) => {
-            match fen.map(|f| Position::from_fen(&f)).unwrap_or_else(|| Ok(Position::startpos())) {
+            match fen
+                .map(|f| Position::from_fen(&f))
+                .unwrap_or_else(|| Ok(Position::startpos()))
+            {
                 Ok(pos) => {
                     println!("{}", chariot::eval::describe(&pos));
                     ExitCode::SUCCESS
@@ -152,14 +175,29 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Tune { data, epochs, lr, limit, out, svg }) => run_tune(&data, epochs, lr, limit, &out, svg.as_deref()),
+        Some(Command::Tune {
+            data,
+            epochs,
+            lr,
+            limit,
+            out,
+            svg,
+            free_scale,
+        }) => run_tune(&data, epochs, lr, limit, &out, svg.as_deref(), !free_scale),
         Some(Command::Selfplay(args)) => ExitCode::from(chariot::selfplay::cli::main(args)),
         Some(Command::Match(args)) => ExitCode::from(chariot::matches::cli::main(args)),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));
             ExitCode::SUCCESS
         }
-        Some(Command::Perft { depth, fen, divide, epd, max_nodes, threads }) => match epd {
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            epd,
+            max_nodes,
+            threads,
+        }) => match epd {
             Some(path) => run_suite(&path, depth, max_nodes, threads),
             None => run_perft(fen.as_deref(), depth.unwrap_or(1), divide, threads),
         },
@@ -167,7 +205,10 @@ fn main() -> ExitCode {
 }
 
 fn run_perft(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> ExitCode {
-    let pos = match fen.map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {
+    let pos = match fen
+        .map(Position::from_fen)
+        .unwrap_or_else(|| Ok(Position::startpos()))
+    {
         Ok(p) => p,
         Err(e) => {
             eprintln!("chariot perft: bad FEN: {e}");
@@ -187,11 +228,20 @@ fn run_perft(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> Exi
     };
     let secs = start.elapsed().as_secs_f64();
     println!("Nodes searched: {nodes}");
-    eprintln!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
     ExitCode::SUCCESS
 }
 
-fn run_suite(path: &PathBuf, only_depth: Option<u32>, max_nodes: Option<u64>, threads: usize) -> ExitCode {
+fn run_suite(
+    path: &PathBuf,
+    only_depth: Option<u32>,
+    max_nodes: Option<u64>,
+    threads: usize,
+) -> ExitCode {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -226,11 +276,20 @@ fn run_suite(path: &PathBuf, only_depth: Option<u32>, max_nodes: Option<u64>, th
             total_nodes += got;
             if got != expected {
                 ok = false;
-                eprintln!("\nFAIL {} depth {depth}: expected {expected}, got {got}", entry.fen);
+                eprintln!(
+                    "\nFAIL {} depth {depth}: expected {expected}, got {got}",
+                    entry.fen
+                );
             }
         }
         correct += ok as usize;
-        let progress = format!("[{}/{}] {} nodes, {:.1} s", i + 1, entries.len(), total_nodes, start.elapsed().as_secs_f64());
+        let progress = format!(
+            "[{}/{}] {} nodes, {:.1} s",
+            i + 1,
+            entries.len(),
+            total_nodes,
+            start.elapsed().as_secs_f64()
+        );
         if stderr_is_tty {
             eprint!("\r{progress}");
         } else if (i + 1) % 10 == 0 || i + 1 == entries.len() {
@@ -248,7 +307,15 @@ fn run_suite(path: &PathBuf, only_depth: Option<u32>, max_nodes: Option<u64>, th
     }
 }
 
-fn run_tune(data: &std::path::Path, epochs: usize, lr: f64, limit: Option<usize>, out: &std::path::Path, svg: Option<&std::path::Path>) -> ExitCode {
+fn run_tune(
+    data: &std::path::Path,
+    epochs: usize,
+    lr: f64,
+    limit: Option<usize>,
+    out: &std::path::Path,
+    svg: Option<&std::path::Path>,
+    keep_scale: bool,
+) -> ExitCode {
     use chariot::tune;
     let text = match std::fs::read_to_string(data) {
         Ok(t) => t,
@@ -261,20 +328,29 @@ fn run_tune(data: &std::path::Path, epochs: usize, lr: f64, limit: Option<usize>
     let (samples, stats) = tune::load(&text, limit);
     eprintln!(
         "{} lines: {} quiet positions kept, {} noisy, {} malformed ({:.1} s)",
-        stats.lines, stats.kept, stats.noisy, stats.malformed, start.elapsed().as_secs_f64()
+        stats.lines,
+        stats.kept,
+        stats.noisy,
+        stats.malformed,
+        start.elapsed().as_secs_f64()
     );
     if samples.is_empty() {
         eprintln!("chariot tune: no usable positions");
         return ExitCode::from(2);
     }
-    let cfg = tune::TuneConfig { epochs, learning_rate: lr };
+    let cfg = tune::TuneConfig {
+        epochs,
+        learning_rate: lr,
+        keep_scale,
+    };
     let (weights, k, curve) = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
         eprintln!("epoch {:>5}  loss {:.6}  ({secs:.1} s)", e.epoch, e.loss);
     });
     let command = format!(
-        "chariot tune --data {} --epochs {epochs} --lr {lr}{}",
+        "chariot tune --data {} --epochs {epochs} --lr {lr}{}{}",
         data.display(),
-        limit.map_or(String::new(), |n| format!(" --limit {n}"))
+        limit.map_or(String::new(), |n| format!(" --limit {n}")),
+        if keep_scale { "" } else { " --free-scale" }
     );
     if let Err(e) = std::fs::write(out, tune::weights_file(&weights, &command)) {
         eprintln!("chariot tune: cannot write {}: {e}", out.display());
@@ -286,7 +362,14 @@ fn run_tune(data: &std::path::Path, epochs: usize, lr: f64, limit: Option<usize>
             eprintln!("chariot tune: cannot write {}: {e}", svg.display());
         }
     }
-    let (first, last) = (curve[0].loss, curve.last().map_or(curve[0].loss, |e| e.loss));
-    println!("positions {} K {k:.6} loss before {first:.6} after {last:.6} time {:.1} s", samples.len(), start.elapsed().as_secs_f64());
+    let (first, last) = (
+        curve[0].loss,
+        curve.last().map_or(curve[0].loss, |e| e.loss),
+    );
+    println!(
+        "positions {} K {k:.6} loss before {first:.6} after {last:.6} time {:.1} s",
+        samples.len(),
+        start.elapsed().as_secs_f64()
+    );
     ExitCode::SUCCESS
 }

@@ -206,6 +206,8 @@ pub struct TuneConfig {
     pub epochs: usize,
     /// Adam step size (centipawns).
     pub learning_rate: f64,
+    /// Rescale the result to the starting weights' mean absolute evaluation.
+    pub keep_scale: bool,
 }
 
 /// One line of the loss curve.
@@ -256,6 +258,17 @@ pub fn tune(
             progress(&e, started.elapsed().as_secs_f64());
             curve.push(e);
         }
+    }
+    // Anchor the scale: with K fixed the fit may inflate every weight (sharper predictions),
+    // which would silently change what the search's centipawn margins mean. Scale the result
+    // so the mean absolute evaluation over the data equals the starting weights'.
+    if cfg.keep_scale {
+        let start_p = to_params(start);
+        let mean_abs = |q: &[f64]| samples.par_iter().map(|s| sample_eval(s, q).abs()).sum::<f64>();
+        let factor = mean_abs(&start_p) / mean_abs(&p).max(1e-9);
+        p.iter_mut().for_each(|x| *x *= factor);
+        let e = EpochLoss { epoch: cfg.epochs, loss: loss(samples, &p, fit_k(samples, &p)) };
+        progress(&e, started.elapsed().as_secs_f64());
     }
     let mut w = start.clone();
     for (i, t) in w.terms.iter_mut().enumerate() {
@@ -379,6 +392,7 @@ garbage line\n";
         let cfg = TuneConfig {
             epochs: 30,
             learning_rate: 2.0,
+            keep_scale: false,
         };
         let (w, k, curve) = tune(&samples, &start, &cfg, |_, _| {});
         assert!(k > 0.0);
