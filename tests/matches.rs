@@ -376,6 +376,10 @@ fn uci_and_cyclone_engines_get_their_dialects() {
         sent.contains("setoption name UCI_Variant value xiangqi\n"),
         "{sent}"
     );
+    assert!(
+        sent.contains("setoption name Rank Base value 0\n"),
+        "{sent}"
+    );
     assert!(sent.contains("setoption name Hash value 8\n"), "{sent}");
     assert!(sent.contains("ucinewgame\nisready\n"), "{sent}");
     assert!(
@@ -511,4 +515,99 @@ fn elo_los_and_sprt_match_known_values() {
     ] {
         assert!(bad.parse::<SprtConfig>().is_err(), "{bad}");
     }
+}
+
+#[test]
+fn the_binary_runs_a_match_and_prints_the_summary() {
+    let dir = std::env::temp_dir().join(format!("chariot-match-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["match", "--engine", "proto=internal name=A option.Hash=1"])
+        .args(["--engine", "proto=internal name=B option.Hash=1"])
+        .args([
+            "--nodes",
+            "50",
+            "--games",
+            "2",
+            "--max-plies",
+            "40",
+            "--concurrency",
+            "2",
+        ])
+        .args(["--sprt", "elo0=0", "elo1=5", "--pgn"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary = String::from_utf8(output.stdout).unwrap();
+    for part in [
+        "Score of A vs B",
+        "Elo difference",
+        "LOS",
+        "SPRT (pentanomial elo0=0 elo1=5",
+    ] {
+        assert!(summary.contains(part), "{part}: {summary}");
+    }
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("Finished game 2 (B vs A)"), "{stderr}");
+    let games = read_games(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+    // Bad input is an error message and exit status 2, not a panic.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "match",
+            "--engine",
+            "cmd",
+            "--engine",
+            "proto=internal",
+            "--nodes",
+            "1",
+        ])
+        .args(["--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("bad engine spec"));
+}
+
+/// Needs /usr/games/fairy-stockfish (Debian package `fairy-stockfish`).
+#[test]
+#[ignore]
+fn chariot_plays_fairy_stockfish_over_uci_and_ucci() {
+    let fsf = "/usr/games/fairy-stockfish";
+    assert!(std::path::Path::new(fsf).exists(), "{fsf} is not installed");
+    for extra in ["ranks=1", "proto=ucci timeunit=ms"] {
+        let spec: EngineSpec = format!("cmd={fsf} name=FSF option.Hash=8 {extra}")
+            .parse()
+            .unwrap();
+        let mut config = MatchConfig::new([internal("Chariot"), spec], MoveLimit::Nodes(3000), 2);
+        config.max_plies = Some(80);
+        let (report, pgn) = play_single(&config);
+        assert_eq!(report.wdl.games(), 2, "{extra}: {pgn}");
+        assert_eq!(report.faults, [Default::default(); 2], "{extra}: {pgn}");
+        assert_eq!(read_games(&pgn).len(), 2);
+    }
+}
+
+/// Needs the full UCI front (`go nodes …`) in the binary.
+#[test]
+#[ignore]
+fn the_binary_plays_as_an_external_uci_engine() {
+    let spec: EngineSpec = format!(
+        "cmd={} name=bin option.Hash=4",
+        env!("CARGO_BIN_EXE_chariot")
+    )
+    .parse()
+    .unwrap();
+    let mut config = MatchConfig::new([spec, internal("lib")], MoveLimit::Nodes(300), 2);
+    config.max_plies = Some(60);
+    let (report, pgn) = play_single(&config);
+    assert_eq!(report.wdl.games(), 2, "{pgn}");
+    assert_eq!(report.faults, [Default::default(); 2], "{pgn}");
 }

@@ -120,3 +120,44 @@ fn adjudication_and_openings_shape_the_games() {
     // The first sample is the position after the book moves, at ply 2.
     assert!(out.lines().next().unwrap().ends_with(";2"));
 }
+
+#[test]
+fn the_binary_writes_data_and_a_summary() {
+    let dir = std::env::temp_dir().join(format!("chariot-selfplay-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("data.txt");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "selfplay",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--threads",
+            "2",
+            "--seed",
+            "3",
+        ])
+        .args([
+            "--shard",
+            "0/1",
+            "--skip-check",
+            "--max-plies",
+            "120",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("=== Self-play summary ==="), "{stderr}");
+    assert!(stderr.contains("games 2/2"), "{stderr}");
+    let data = std::fs::read_to_string(&out).unwrap();
+    assert!(data.lines().count() > 10);
+    let _ = std::fs::remove_dir_all(&dir);
+}

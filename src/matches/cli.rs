@@ -66,6 +66,9 @@ pub struct MatchArgs {
     /// Milliseconds to wait after stop before an engine counts as hung and is killed.
     #[arg(long, default_value_t = 2000)]
     pub hang_grace: u64,
+    /// Seconds an engine has to start and answer `uci`/`ucci` (and each `isready`).
+    #[arg(long, default_value_t = 30)]
+    pub startup_timeout: u64,
     /// Adjudicate a draw after this many plies.
     #[arg(long)]
     pub max_plies: Option<usize>,
@@ -134,6 +137,7 @@ fn run(args: MatchArgs) -> Result<(), String> {
     config.move_timeout = Duration::from_secs(args.move_timeout.max(1));
     config.hang_grace = Duration::from_millis(args.hang_grace);
     config.max_plies = args.max_plies;
+    config.startup_timeout = Duration::from_secs(args.startup_timeout.max(1));
     config.event = args.event.clone();
     let mut pgn_file = match &args.pgn {
         Some(path) => {

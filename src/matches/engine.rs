@@ -15,7 +15,7 @@ use crate::position::START_FEN;
 use crate::search::report::Score;
 
 use super::player::{format_move, parse_move, Go, MoveRequest, Player, Thought};
-use super::spec::{EngineSpec, Protocol, TimeUnit};
+use super::spec::{EngineSpec, Protocol, RankBase, TimeUnit};
 
 /// One line from the engine, or the end of its output.
 enum Event {
@@ -37,7 +37,7 @@ pub struct ExternalEngine {
 }
 
 /// How long the handshake and `isready` may take by default.
-pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
+pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl ExternalEngine {
     /// Starts the engine of `spec` and completes the handshake (hello, options, `isready`)
@@ -104,6 +104,7 @@ impl ExternalEngine {
         };
         self.send(hello)?;
         let mut id_name = None;
+        let mut variant_default = None;
         loop {
             let line = self
                 .next_line(deadline)
@@ -119,6 +120,13 @@ impl ExternalEngine {
                 }
                 Some("option") => {
                     if let Some(name) = option_name(&line, ucci) {
+                        if name.eq_ignore_ascii_case("UCI_Variant") {
+                            let mut words = line.split_whitespace();
+                            variant_default = words
+                                .find(|&w| w == "default")
+                                .and(words.next())
+                                .map(String::from);
+                        }
                         self.options_offered.push(name);
                     }
                 }
@@ -130,12 +138,26 @@ impl ExternalEngine {
         }
         let offers =
             |name: &str, offered: &[String]| offered.iter().any(|o| o.eq_ignore_ascii_case(name));
+        // UCI_Variant only when the engine's default is another variant (Fairy-Stockfish
+        // starts in chess; setting it needlessly makes some engines switch to ranks 1-10).
         if !ucci
             && offers("UCI_Variant", &self.options_offered)
             && self.spec.option("UCI_Variant").is_none()
+            && variant_default.as_deref() != Some(self.spec.variant.as_str())
         {
             let variant = self.spec.variant.clone();
             self.set_option("UCI_Variant", &variant)?;
+        }
+        // Engines with a rank-numbering option (Chariot's "Rank Base") get ours.
+        if !ucci
+            && offers("Rank Base", &self.options_offered)
+            && self.spec.option("Rank Base").is_none()
+        {
+            let base = match self.spec.ranks {
+                RankBase::Zero => "0",
+                RankBase::One => "1",
+            };
+            self.set_option("Rank Base", base)?;
         }
         if ucci {
             self.millis = match self.spec.time_unit {
