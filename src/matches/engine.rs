@@ -5,7 +5,7 @@
 //! is up, then a grace period, then the process is killed and reported as hung). End of
 //! output while waiting is a crash. Nothing the engine prints can make us panic.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -67,7 +67,8 @@ impl ExternalEngine {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
+                // A line longer than 1 MiB is cut into pieces rather than kept growing.
+                match (&mut reader).take(1 << 20).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf).trim().to_string();
