@@ -116,22 +116,13 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            if io::stdin().is_terminal() {
-                eprintln!(
-                    "Chariot {} (Xiangqi engine): type uci",
-                    env!("CARGO_PKG_VERSION")
-                );
+        None => match chariot::protocol::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("chariot: {e}");
+                ExitCode::FAILURE
             }
-            let stdin = io::stdin();
-            match chariot::protocol::uci::run(stdin.lock(), io::stdout().lock()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("chariot: {e}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        },
         Some(Command::Judge { fen, moves, rule }) => ExitCode::from(chariot::rules::cli::judge(
             fen.as_deref(),
             &moves,

@@ -1,77 +1,434 @@
-//! A minimal UCI front: `uci`, `isready`, `position`, `go perft N`, `d`, `quit`.
-//! Bad input is answered with `info string error: …` and the last good position is kept.
+//! UCI as Pikafish speaks it, and the Cyclone dialect of Chinese UCI GUIs (`fen …` and
+//! `startpos …` without the `position` keyword, side letter `r`).
+//!
+//! ```text
+//! > uci                                   < id name Chariot 0.1.0 … option … uciok
+//! > position startpos moves h2e2 h9g7
+//! > go depth 8                            < info depth 1 seldepth 1 multipv 1 score cp 12 …
+//!                                         < bestmove b0c2 ponder b9c7
+//! ```
+//!
+//! Errors are reported as `info string error: …`; the last good position and options stay.
+//! Moves are read and written with ranks 0–9 or 1–10 per the `Rank Base` option (see
+//! [`ranks`]).
 
-use std::io::{BufRead, Write};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::time::Duration;
 
-use crate::movegen::{legal_moves, perft};
-use crate::position::Position;
-use crate::types::Move;
+use super::command::{clock_reading, number, parse_position, CommandError, EngineCommand, UciGo};
+use super::controller::{ActiveSearch, Controller, Purpose};
+use super::options::{self, Setting};
+use super::ranks::{self, MoveText, RankBase, RankMode};
+use super::{Dialect, Event, Output};
+use crate::search::limits::{Clock, Limits};
+use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};
+use crate::types::Color;
 
-/// Parses `startpos|fen <FEN> [moves m1 m2 …]` (the words after `position`). Every move must be
-/// legal; on any error nothing is returned.
-pub fn parse_position(args: &str) -> Result<Position, String> {
-    let args = args.trim();
-    let (setup, moves) = match args.find(" moves") {
-        Some(i) => (&args[..i], args[i + 6..].trim()),
-        None if args.ends_with("moves") => (args.trim_end_matches("moves"), ""),
-        None => (args, ""),
+/// Deepest `go perft`.
+pub const MAX_PERFT_DEPTH: u64 = 12;
+
+const HELP: &[&str] = &[
+    "uci                          identify, list options, uciok",
+    "isready                      readyok (answered at once, also while searching)",
+    "setoption name N [value V]   set an option (see below)",
+    "ucinewgame                   forget the game (clears hash and histories)",
+    "position startpos|fen F [moves m1 m2 ...]",
+    "go [wtime T btime T winc I binc I movestogo N | movetime T | depth D | nodes N | mate N",
+    "   | infinite | ponder] [searchmoves m1 m2 ...]",
+    "go perft N                   count leaf nodes per root move",
+    "stop | ponderhit | quit",
+    "d | eval | bench [depth]     board, evaluation terms, speed signature",
+    "Cyclone dialect: fen F [moves ...] and startpos [moves ...] without 'position'",
+];
+
+/// Parses one UCI line (`cyclone`: also accept `fen …` / `startpos …` without `position`).
+pub fn parse(line: &str, cyclone: bool) -> Result<EngineCommand, CommandError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&cmd, args)) = words.split_first() else {
+        return Err(CommandError::Unknown(String::new()));
     };
-    let setup = setup.trim();
-    let mut pos = if setup == "startpos" {
-        Position::startpos()
-    } else if let Some(fen) = setup.strip_prefix("fen") {
-        Position::from_fen(fen.trim()).map_err(|e| format!("bad FEN: {e}"))?
-    } else {
-        return Err(format!("expected 'startpos' or 'fen <FEN>', got '{setup}'"));
-    };
-    for token in moves.split_whitespace() {
-        let mv: Move = token.parse().map_err(|e| format!("{e}"))?;
-        if !legal_moves(&pos).contains(&mv) {
-            return Err(format!("illegal move '{token}' in {}", pos.fen()));
+    Ok(match cmd {
+        "uci" | "ucicyclone" => EngineCommand::Hello,
+        "isready" => EngineCommand::IsReady,
+        "debug" => match args.first().copied() {
+            None | Some("on") => EngineCommand::Debug(true),
+            Some("off") => EngineCommand::Debug(false),
+            Some(other) => {
+                return Err(CommandError::UnexpectedToken {
+                    command: "debug",
+                    token: other.into(),
+                })
+            }
+        },
+        "setoption" => parse_setoption(args)?,
+        "ucinewgame" => EngineCommand::NewGame,
+        "position" => EngineCommand::Position(parse_position("position", args)?),
+        "fen" | "startpos" if cyclone => {
+            EngineCommand::Position(parse_position("position", &words)?)
         }
-        pos.make_move(mv);
-    }
-    Ok(pos)
+        "go" => parse_go(args)?,
+        "perft" => EngineCommand::Perft(number(
+            "perft depth",
+            args.first().copied(),
+            1,
+            MAX_PERFT_DEPTH,
+        )?),
+        "stop" => EngineCommand::Stop,
+        "ponderhit" => EngineCommand::PonderHit { draw: false },
+        "quit" => EngineCommand::Quit,
+        "d" => EngineCommand::Display,
+        "eval" => EngineCommand::Eval,
+        "bench" => EngineCommand::Bench(match args.first() {
+            None => None,
+            Some(d) => Some(number("bench depth", Some(d), 1, 64)?),
+        }),
+        "help" => EngineCommand::Help,
+        "register" => EngineCommand::Ignored(line.to_string()),
+        other => return Err(CommandError::Unknown(other.to_string())),
+    })
 }
 
-/// Runs the loop until `quit` or end of input.
-pub fn run(input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
-    let mut pos = Position::startpos();
-    for line in input.lines() {
-        let line = line?;
-        let line = line.trim();
-        let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        match cmd {
-            "" => {}
-            "uci" => {
-                writeln!(out, "id name Chariot {}", env!("CARGO_PKG_VERSION"))?;
-                writeln!(out, "id author the Chariot developers")?;
-                writeln!(out, "uciok")?;
+/// `setoption name <name…> [value <value…>]`.
+fn parse_setoption(args: &[&str]) -> Result<EngineCommand, CommandError> {
+    if args.first() != Some(&"name") {
+        return Err(CommandError::Missing {
+            command: "setoption",
+            what: "'name <option>'",
+        });
+    }
+    let value_at = args.iter().position(|w| *w == "value");
+    let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+    if name.is_empty() {
+        return Err(CommandError::Missing {
+            command: "setoption",
+            what: "an option name",
+        });
+    }
+    let value = value_at.map(|i| args[i + 1..].join(" "));
+    Ok(EngineCommand::SetOption(options::parse_setting(
+        Dialect::Uci,
+        &name,
+        value.as_deref(),
+    )?))
+}
+
+const GO_WORDS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+];
+
+/// `go …` (UCI).
+fn parse_go(args: &[&str]) -> Result<EngineCommand, CommandError> {
+    let mut go = UciGo::default();
+    let mut i = 0;
+    while i < args.len() {
+        let word = args[i];
+        let value = args.get(i + 1).copied();
+        let mut used = 2;
+        match word {
+            "wtime" => go.wtime = Some(clock_reading("wtime", value)?),
+            "btime" => go.btime = Some(clock_reading("btime", value)?),
+            "winc" => go.winc = Some(clock_reading("winc", value)?),
+            "binc" => go.binc = Some(clock_reading("binc", value)?),
+            "movestogo" => go.movestogo = Some(number("movestogo", value, 0, 10_000)?),
+            "movetime" => go.movetime = Some(number("movetime", value, 0, u64::MAX / 2)?),
+            "depth" => go.depth = Some(number("depth", value, 1, 255)?),
+            "nodes" => go.nodes = Some(number("nodes", value, 1, u64::MAX)?),
+            "mate" => go.mate = Some(number("mate", value, 1, 255)?),
+            "infinite" => {
+                go.infinite = true;
+                used = 1;
             }
-            "isready" => writeln!(out, "readyok")?,
-            "position" => match parse_position(rest) {
-                Ok(p) => pos = p,
-                Err(e) => writeln!(out, "info string error: {e}")?,
-            },
-            "go" => {
-                let mut words = rest.split_whitespace();
-                match (words.next(), words.next().map(str::parse::<u32>)) {
-                    (Some("perft"), Some(Ok(depth))) if depth >= 1 => {
-                        let mut total = 0;
-                        for (mv, n) in perft::divide(&pos, depth, 1) {
-                            writeln!(out, "{mv}: {n}")?;
-                            total += n;
-                        }
-                        writeln!(out, "\nNodes searched: {total}")?;
-                    }
-                    _ => writeln!(out, "info string error: only 'go perft N' (N >= 1) is supported")?,
+            "ponder" => {
+                go.ponder = true;
+                used = 1;
+            }
+            "searchmoves" => {
+                used = 1;
+                while let Some(t) = args.get(i + used).filter(|t| !GO_WORDS.contains(t)) {
+                    go.searchmoves.push(t.parse::<MoveText>()?);
+                    used += 1;
+                }
+                if go.searchmoves.is_empty() {
+                    return Err(CommandError::Missing {
+                        command: "go searchmoves",
+                        what: "moves",
+                    });
                 }
             }
-            "d" => writeln!(out, "{pos}")?,
-            "quit" => break,
-            _ => writeln!(out, "info string error: unknown command '{cmd}'")?,
+            "perft" if i == 0 && args.len() == 2 => {
+                return Ok(EngineCommand::Perft(number(
+                    "perft depth",
+                    value,
+                    1,
+                    MAX_PERFT_DEPTH,
+                )?));
+            }
+            "perft" => {
+                return Err(CommandError::Missing {
+                    command: "go perft",
+                    what: "one depth",
+                })
+            }
+            other => {
+                return Err(CommandError::UnexpectedToken {
+                    command: "go",
+                    token: other.into(),
+                })
+            }
         }
-        out.flush()?;
+        i += used;
     }
-    Ok(())
+    Ok(EngineCommand::Go(go))
+}
+
+/// One UCI `info` line.
+pub fn format_info(info: &SearchInfo, base: RankBase) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match info.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} \
+         time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.time.as_millis(),
+        ranks::format_moves(&info.pv, base)
+    )
+}
+
+/// The UCI `bestmove` line of `result`.
+pub fn format_bestmove(result: &SearchResult, base: RankBase) -> String {
+    match (result.best, result.ponder) {
+        (None, _) => "bestmove (none)".to_string(),
+        (Some(best), None) => format!("bestmove {}", ranks::format_move(best, base)),
+        (Some(best), Some(ponder)) => format!(
+            "bestmove {} ponder {}",
+            ranks::format_move(best, base),
+            ranks::format_move(ponder, base)
+        ),
+    }
+}
+
+/// Prints a UCI search's progress; hands the result to the controller.
+pub struct UciReporter {
+    out: Output,
+    events: Sender<Event>,
+    id: u64,
+    base: RankBase,
+}
+
+impl Reporter for UciReporter {
+    fn info(&self, info: &SearchInfo) {
+        self.out.line(&format_info(info, self.base));
+    }
+
+    fn message(&self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+
+    fn best_move(&self, result: &SearchResult) {
+        let _ = self.events.send(Event::SearchDone {
+            id: self.id,
+            result: result.clone(),
+        });
+    }
+}
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+impl Controller {
+    /// Handles one UCI (or Cyclone) command.
+    pub(super) fn uci_command(&mut self, cmd: EngineCommand, line: &str) {
+        match cmd {
+            EngineCommand::Hello => {
+                let mut lines = vec![
+                    format!("id name Chariot {}", env!("CARGO_PKG_VERSION")),
+                    "id author the Chariot developers".to_string(),
+                ];
+                lines.extend(options::uci_lines());
+                lines.push("uciok".to_string());
+                self.out.lines(&lines);
+            }
+            EngineCommand::IsReady => self.out.line("readyok"),
+            EngineCommand::Debug(on) => self.settings.debug = on,
+            EngineCommand::SetOption(setting) => {
+                self.complete_search();
+                match setting {
+                    Setting::UciVariant => {
+                        if self.settings.rank_mode == RankMode::Auto && self.base != RankBase::One {
+                            self.base = RankBase::One;
+                            self.note("ranks are numbered 1-10 from now on");
+                        }
+                    }
+                    other => self.apply_setting(other),
+                }
+            }
+            EngineCommand::NewGame => {
+                self.complete_search();
+                self.new_game();
+            }
+            EngineCommand::Position(spec) => {
+                self.set_position(&spec, line);
+            }
+            EngineCommand::Go(go) => {
+                self.complete_search();
+                match self.uci_limits(&go) {
+                    Ok(limits) => {
+                        let pos = self.pos.clone();
+                        let (out, events, base) =
+                            (self.out.clone(), self.events.clone(), self.base);
+                        self.start_search(&pos, limits, Purpose::Uci, move |id| {
+                            Arc::new(UciReporter {
+                                out,
+                                events,
+                                id,
+                                base,
+                            })
+                        });
+                    }
+                    Err(message) => self.report_failure("bad go", &message, line),
+                }
+            }
+            EngineCommand::Perft(depth) => {
+                self.complete_search();
+                self.perft(depth);
+            }
+            EngineCommand::Stop => {
+                if self.searching() {
+                    self.engine.stop();
+                }
+            }
+            EngineCommand::PonderHit { .. } => self.engine.ponderhit(),
+            EngineCommand::Quit => self.shutdown(),
+            EngineCommand::Display => self.out.line(&self.pos.to_string()),
+            EngineCommand::Eval => self.out.line(&crate::eval::describe(&self.pos)),
+            EngineCommand::Bench(depth) => {
+                self.complete_search();
+                self.bench(depth);
+            }
+            EngineCommand::Help => self.help(HELP),
+            EngineCommand::Ignored(_) => {}
+            other => self.report_failure(
+                "unknown command",
+                &format!("'{other:?}' is not a UCI command"),
+                line,
+            ),
+        }
+    }
+
+    /// The limits of a UCI `go` in the current position.
+    fn uci_limits(&self, go: &UciGo) -> Result<Limits, String> {
+        let red = self.pos.side_to_move() == Color::Red;
+        let (time, inc, otime, oinc) = if red {
+            (go.wtime, go.winc, go.btime, go.binc)
+        } else {
+            (go.btime, go.binc, go.wtime, go.winc)
+        };
+        let clock = time.map(|t| Clock {
+            time: ms(t),
+            increment: ms(inc.unwrap_or(0)),
+            moves_to_go: go.movestogo.filter(|&n| n > 0),
+            opponent_time: otime.map(ms),
+            opponent_increment: oinc.map(ms),
+        });
+        let search_moves = if go.searchmoves.is_empty() {
+            Vec::new()
+        } else {
+            self.root_moves(&go.searchmoves)?
+        };
+        Ok(Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime.map(ms),
+            mate: go.mate,
+            clock,
+            infinite: go.infinite,
+            ponder: go.ponder,
+            search_moves,
+            ban_moves: Vec::new(),
+        })
+    }
+
+    /// A UCI search ended: `bestmove`.
+    pub(super) fn uci_finished(&mut self, search: &ActiveSearch, result: &SearchResult) {
+        self.out.line(&format_bestmove(result, search.base));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_parses_every_limit() {
+        let EngineCommand::Go(go) = parse(
+            "go wtime 1000 btime -5 winc 10 binc 10 movestogo 20 depth 3 nodes 500 mate 2 \
+             infinite ponder searchmoves h2e2 b0c2",
+            false,
+        )
+        .unwrap() else {
+            panic!("not a go")
+        };
+        assert_eq!(go.wtime, Some(1000));
+        assert_eq!(go.btime, Some(0));
+        assert_eq!(go.movestogo, Some(20));
+        assert_eq!(go.depth, Some(3));
+        assert!(go.infinite && go.ponder);
+        assert_eq!(go.searchmoves.len(), 2);
+        assert_eq!(parse("go perft 3", false), Ok(EngineCommand::Perft(3)));
+        assert!(parse("go depth", false).is_err());
+        assert!(parse("go depth x", false).is_err());
+        assert!(parse("go sideways", false).is_err());
+        assert!(parse("go searchmoves", false).is_err());
+    }
+
+    #[test]
+    fn cyclone_lines_need_the_cyclone_dialect() {
+        assert!(parse("startpos moves h2e2", false).is_err());
+        assert!(matches!(
+            parse("startpos moves h2e2", true),
+            Ok(EngineCommand::Position(_))
+        ));
+        let fen = "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves b2e2";
+        assert!(matches!(parse(fen, true), Ok(EngineCommand::Position(_))));
+    }
+
+    #[test]
+    fn setoption_takes_names_with_spaces() {
+        assert_eq!(
+            parse("setoption name Move Overhead value 50", false),
+            Ok(EngineCommand::SetOption(Setting::MoveOverhead(50)))
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash", false),
+            Ok(EngineCommand::SetOption(Setting::ClearHash))
+        );
+        assert!(parse("setoption Hash 5", false).is_err());
+        assert!(parse("setoption name Nonsense value 1", false).is_err());
+    }
 }
