@@ -264,10 +264,18 @@ pub fn tune(
     // so the mean absolute evaluation over the data equals the starting weights'.
     if cfg.keep_scale {
         let start_p = to_params(start);
-        let mean_abs = |q: &[f64]| samples.par_iter().map(|s| sample_eval(s, q).abs()).sum::<f64>();
+        let mean_abs = |q: &[f64]| {
+            samples
+                .par_iter()
+                .map(|s| sample_eval(s, q).abs())
+                .sum::<f64>()
+        };
         let factor = mean_abs(&start_p) / mean_abs(&p).max(1e-9);
         p.iter_mut().for_each(|x| *x *= factor);
-        let e = EpochLoss { epoch: cfg.epochs, loss: loss(samples, &p, fit_k(samples, &p)) };
+        let e = EpochLoss {
+            epoch: cfg.epochs,
+            loss: loss(samples, &p, fit_k(samples, &p)),
+        };
         progress(&e, started.elapsed().as_secs_f64());
     }
     let mut w = start.clone();
