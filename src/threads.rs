@@ -257,7 +257,14 @@ fn run_search(
         w.setup(pos, &shared.limits);
     }
     let shared = &shared;
-    if !workers[0].root_moves.is_empty() {
+    if workers[0].root_moves.is_empty() {
+        // No legal move: in infinite or ponder mode the answer still waits for `stop`.
+        while (shared.limits.infinite || shared.pondering.load(Ordering::Relaxed))
+            && !shared.stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    } else {
         std::thread::scope(|s| {
             let (main, helpers) = workers.split_first_mut().expect("at least one worker");
             for w in helpers.iter_mut() {

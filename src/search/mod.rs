@@ -314,6 +314,11 @@ impl Worker {
                     break;
                 }
             }
+            // A mate (for either side) searched well beyond its distance will not change:
+            // deeper iterations only repeat it.
+            if is_mate(best.score) && depth >= 2 * (MATE - best.score.abs()) + 8 && multipv == 1 {
+                break;
+            }
             if self.id != 0 {
                 continue;
             }
