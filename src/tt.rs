@@ -120,9 +120,23 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of `mb` MiB (at least one cluster).
+    ///
+    /// The size is capped at three quarters of the memory available, and halved until the
+    /// allocation succeeds, so an oversized `Hash` setting never aborts the engine.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::with_capacity(count);
+        let mut mb = mb.max(1);
+        if let Some(cap) = physical_memory_mb().map(|m| (m * 3 / 4).max(1)) {
+            if mb > cap {
+                log::warn!("Hash {mb} MiB exceeds 3/4 of the available memory; using {cap} MiB");
+                mb = cap;
+            }
+        }
+        let mut clusters: Vec<Cluster> = Vec::new();
+        let mut count = (mb * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
+        while clusters.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+            log::warn!("transposition table allocation failed; trying {count} clusters");
+        }
         clusters.resize_with(count, || Cluster {
             slots: std::array::from_fn(|_| Slot {
                 check: AtomicU64::new(0),
@@ -257,6 +271,14 @@ impl TranspositionTable {
         }
         (used * 1000 / (sample * 4).max(1)) as u32
     }
+}
+
+/// Memory available on the machine in MiB, if the system tells (Linux `/proc/meminfo`).
+fn physical_memory_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 #[cfg(test)]
