@@ -257,7 +257,7 @@ impl Worker {
         let mut prev_best_score = -INFINITE;
         for depth in 1..=max_depth {
             // Helper threads skip some depths so that the threads spread over the tree.
-            if self.id > 0 && depth > 1 && (depth as usize + self.id).is_multiple_of(4) {
+            if depth > 1 && helper_skips(self.id, depth) {
                 continue;
             }
             self.root_depth = depth;
@@ -335,7 +335,8 @@ impl Worker {
                 0
             };
             prev_best_score = best.score;
-            if let Some(b) = shared.budget {
+            // `movetime` means exactly that long: only the clock gets the early stop.
+            if let (Some(b), None) = (shared.budget, shared.limits.movetime) {
                 if !shared.pondering.load(Ordering::Relaxed) {
                     let stability_factor = 1.6 - 0.1 * stability as f64;
                     let falling_factor = 1.0 + falling as f64 / 200.0;
@@ -1047,6 +1048,12 @@ impl Worker {
         );
         best_score
     }
+}
+
+/// Whether helper thread `id` skips iteration `depth`: helpers spread over depths so that
+/// some are an iteration ahead of the main thread and fill the shared TT there.
+fn helper_skips(id: usize, depth: i32) -> bool {
+    id > 0 && (depth as usize + id).is_multiple_of(4)
 }
 
 /// Late-move reduction for `depth` and move number `count` (from a table built once).
