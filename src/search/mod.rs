@@ -598,15 +598,7 @@ impl Worker {
         let tt_pv = PV || tt_entry.is_some_and(|e| e.pv);
         if !PV {
             if let Some(e) = tt_entry {
-                if e.depth >= depth
-                    && e.score != NONE_SCORE
-                    && match e.bound {
-                        TtBound::Exact => true,
-                        TtBound::Lower => e.score >= beta,
-                        TtBound::Upper => e.score <= alpha,
-                        TtBound::None => false,
-                    }
-                {
+                if e.depth >= depth && tt_bound_cuts(&e, alpha, beta) {
                     return e.score;
                 }
             }
@@ -941,14 +933,7 @@ impl Worker {
         let tt_entry = shared.tt.probe(tt_key, ply);
         if !PV {
             if let Some(e) = tt_entry {
-                if e.score != NONE_SCORE
-                    && match e.bound {
-                        TtBound::Exact => true,
-                        TtBound::Lower => e.score >= beta,
-                        TtBound::Upper => e.score <= alpha,
-                        TtBound::None => false,
-                    }
-                {
+                if tt_bound_cuts(&e, alpha, beta) {
                     return e.score;
                 }
             }
@@ -1048,6 +1033,18 @@ impl Worker {
         );
         best_score
     }
+}
+
+/// Whether a stored score decides the node for the window `alpha..beta` by its bound alone.
+#[inline]
+fn tt_bound_cuts(e: &crate::tt::TtEntry, alpha: i32, beta: i32) -> bool {
+    e.score != NONE_SCORE
+        && match e.bound {
+            TtBound::Exact => true,
+            TtBound::Lower => e.score >= beta,
+            TtBound::Upper => e.score <= alpha,
+            TtBound::None => false,
+        }
 }
 
 /// Whether helper thread `id` skips iteration `depth`: helpers spread over depths so that
