@@ -46,8 +46,9 @@ for round in $(seq 1 "$rounds"); do
     --games "$match_games" --tc "$tc" --concurrency "$threads" \
     --openings tuning/openings.epd --pgn "$data/match-round$round.pgn" | tee "$data/match-round$round.txt"
   elapsed=$(( $(date +%s) - start ))
-  elo=$(grep -i "elo" "$data/match-round$round.txt" | tail -1)
-  loss=$(tail -1 "$data/tune-round$round.txt")
-  echo "| $round | $games | $nodes | $loss | $elo | $bench | ${elapsed}s |" >> tuning/results.md
-  echo "round $round: $loss; $elo; bench $bench; ${elapsed}s" >&2
+  elo=$(grep "^Elo difference" "$data/match-round$round.txt" | tail -1 | sed 's/^Elo difference: //; s/,.*//')
+  # The tuner's last line: positions N K k loss before B after A time T
+  read -r _ kept _ _ _ _ before _ after _ < <(tail -1 "$data/tune-round$round.txt")
+  echo "| $round | $games | $nodes | $kept | $before → $after | $match_games games, $tc | $elo | $bench |" >> tuning/results.md
+  echo "round $round: loss $before -> $after; Elo $elo; bench $bench; ${elapsed}s" >&2
 done
