@@ -7,6 +7,8 @@
 //! position, then the entry whose depth minus age is lowest. Mate scores are stored relative
 //! to the node and converted back relative to the root on probe.
 
+use std::alloc::{alloc, dealloc, Layout};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use crate::search::score::{MATE_BOUND, NONE_SCORE};
@@ -55,6 +57,67 @@ struct Cluster {
 }
 
 const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
+
+/// Size of a huge page on x86-64 and aarch64 Linux.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The clusters: one zeroed allocation, aligned to 2 MiB when it is that big so that Linux can
+/// back it with transparent huge pages (asked for with `madvise`, as Stockfish does). A random
+/// probe then needs one TLB entry per 2 MiB instead of per 4 KiB page.
+struct ClusterBuf {
+    ptr: NonNull<Cluster>,
+    len: usize,
+    layout: Layout,
+}
+
+// SAFETY: the buffer is owned and its contents are atomics.
+unsafe impl Send for ClusterBuf {}
+unsafe impl Sync for ClusterBuf {}
+
+impl ClusterBuf {
+    /// `len` (≥ 1) zeroed clusters, or `None` if the memory is not there.
+    fn new(len: usize) -> Option<ClusterBuf> {
+        let bytes = len.max(1).checked_mul(std::mem::size_of::<Cluster>())?;
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Cluster>()
+        };
+        let layout = Layout::from_size_align(bytes.div_ceil(align) * align, align).ok()?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { alloc(layout) };
+        let ptr = NonNull::new(raw.cast::<Cluster>())?;
+        #[cfg(target_os = "linux")]
+        if align == HUGE_PAGE {
+            // SAFETY: the range is our own fresh allocation; failure only means small pages.
+            unsafe { libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE) };
+        }
+        // Zero after the advice, so that the first touch faults in huge pages. All-zero
+        // bytes are valid empty clusters (atomics of 0).
+        // SAFETY: `raw` is valid for `layout.size()` bytes.
+        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
+        Some(ClusterBuf {
+            ptr,
+            len: len.max(1),
+            layout,
+        })
+    }
+}
+
+impl std::ops::Deref for ClusterBuf {
+    type Target = [Cluster];
+    fn deref(&self) -> &[Cluster] {
+        // SAFETY: `ptr` holds `len` initialised clusters for the lifetime of `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for ClusterBuf {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { dealloc(self.ptr.as_ptr().cast(), self.layout) };
+    }
+}
 
 /// Converts a search score at `ply` to its stored (node-relative) form.
 #[inline]
@@ -114,7 +177,7 @@ fn unpack(data: u64) -> (TtEntry, u8) {
 
 /// The shared table. All methods take `&self`; it is `Sync`.
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    clusters: ClusterBuf,
     generation: AtomicU8,
 }
 
@@ -131,18 +194,17 @@ impl TranspositionTable {
                 mb = cap;
             }
         }
-        let mut clusters: Vec<Cluster> = Vec::new();
         let mut count = (mb * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
-        while clusters.try_reserve_exact(count).is_err() && count > 1 {
-            count /= 2;
-            log::warn!("transposition table allocation failed; trying {count} clusters");
-        }
-        clusters.resize_with(count, || Cluster {
-            slots: std::array::from_fn(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            }),
-        });
+        let clusters = loop {
+            match ClusterBuf::new(count) {
+                Some(buf) => break buf,
+                None if count > 1 => {
+                    count /= 2;
+                    log::warn!("transposition table allocation failed; trying {count} clusters");
+                }
+                None => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
+            }
+        };
         TranspositionTable {
             clusters,
             generation: AtomicU8::new(0),
@@ -156,7 +218,7 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&self) {
-        for c in &self.clusters {
+        for c in self.clusters.iter() {
             for s in &c.slots {
                 s.check.store(0, Ordering::Relaxed);
                 s.data.store(0, Ordering::Relaxed);
