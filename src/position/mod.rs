@@ -213,6 +213,21 @@ impl Position {
         self.board[mv.to().index()].is_some()
     }
 
+    /// The key the position will have after the legal move `mv` (to prefetch its TT entry).
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.board[from.index()].expect("key_after: no piece on the origin");
+        let mut key = self.key
+            ^ zobrist::piece_square(piece, from)
+            ^ zobrist::piece_square(piece, to)
+            ^ zobrist::SIDE;
+        if let Some(cap) = self.board[to.index()] {
+            key ^= zobrist::piece_square(cap, to);
+        }
+        key
+    }
+
     /// Plays `mv`, which must be legal (see `movegen`). Undo with [`Position::unmake_move`].
     #[inline]
     pub fn make_move(&mut self, mv: Move) {

@@ -192,10 +192,11 @@ impl Worker {
             .collect();
     }
 
+    /// Makes `mv` on the board and in the repetition filter. Callers prefetch the child's
+    /// TT cluster (`key_after`) as soon as they know the move, to hide the memory latency.
     #[inline]
-    fn make(&mut self, mv: Move, shared: &SharedSearch) {
+    fn make(&mut self, mv: Move) {
         self.pos.make_move(mv);
-        shared.tt.prefetch(self.pos.key());
         let slot = &mut self.rep_filter[(self.pos.key() & 4095) as usize];
         *slot = slot.saturating_add(1);
     }
@@ -400,7 +401,8 @@ impl Worker {
             let count = i - self.pv_idx + 1;
             self.stack[0].moved = self.pos.piece_at(mv.from()).map(|p| (p, mv.to()));
             let gives_check = self.pos.gives_check(mv);
-            self.make(mv, shared);
+            shared.tt.prefetch(self.pos.key_after(mv));
+            self.make(mv);
             self.tick(shared);
             let new_depth = depth - 1 + gives_check as i32;
             let mut score;
@@ -657,6 +659,9 @@ impl Worker {
             {
                 let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
                 self.stack[ply].moved = None;
+                shared
+                    .tt
+                    .prefetch(self.pos.key() ^ crate::position::zobrist::SIDE);
                 self.pos.make_null_move();
                 let score =
                     -self.search::<false>(shared, -beta, -beta + 1, depth - r, !cut_node, ply + 1);
@@ -693,6 +698,7 @@ impl Worker {
         let counter = self.hist.counter_move(prev);
         let mut picker =
             MovePicker::new(&self.pos, tt_move, self.stack[ply].killers, counter, cont);
+        picker.sort_limit = -QUIET_SORT_LIMIT * depth;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
@@ -703,6 +709,7 @@ impl Worker {
         let us = self.pos.side_to_move();
 
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
+            shared.tt.prefetch(self.pos.key_after(mv));
             move_count += 1;
             let capture = self.pos.is_capture(mv);
             let piece = self.pos.piece_at(mv.from()).expect("own piece");
@@ -754,7 +761,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].moved = Some((piece, mv.to()));
-            self.make(mv, shared);
+            self.make(mv);
             self.tick(shared);
 
             let mut score;
@@ -973,6 +980,7 @@ impl Worker {
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
+            shared.tt.prefetch(self.pos.key_after(mv));
             move_count += 1;
             if !in_check {
                 let victim = self
@@ -992,7 +1000,7 @@ impl Worker {
             }
             let piece = self.pos.piece_at(mv.from()).expect("own piece");
             self.stack[ply].moved = Some((piece, mv.to()));
-            self.make(mv, shared);
+            self.make(mv);
             self.tick(shared);
             let score = -self.qsearch::<PV>(shared, -beta, -alpha, ply + 1);
             self.unmake();

@@ -61,6 +61,9 @@ pub struct MovePicker {
     qsearch: bool,
     /// Set by the search to skip the remaining quiet moves (late-move pruning).
     pub skip_quiets: bool,
+    /// Quiet moves scoring below this are not sorted (they follow the sorted ones in
+    /// generation order); set by the search from the depth.
+    pub sort_limit: i32,
 }
 
 impl MovePicker {
@@ -92,6 +95,7 @@ impl MovePicker {
             bad_cur: 0,
             qsearch: false,
             skip_quiets: false,
+            sort_limit: i32::MIN,
         }
     }
 
@@ -229,7 +233,7 @@ impl MovePicker {
                         let specials = [self.killers[0], self.killers[1], self.counter];
                         self.moves.retain(|(m, _)| !specials.contains(m));
                         self.score_quiets(pos, hist);
-                        insertion_sort(&mut self.moves);
+                        partial_insertion_sort(&mut self.moves, self.sort_limit);
                     }
                     self.stage = Stage::Quiets;
                 }
@@ -283,16 +287,25 @@ impl MovePicker {
     }
 }
 
-/// Sorts by descending score; stable, and fast for the short lists of one node.
-fn insertion_sort(moves: &mut [(Move, i32)]) {
-    for i in 1..moves.len() {
+/// Moves the moves scoring at least `limit` to the front, sorted by descending score (stable
+/// among themselves); the rest follow unsorted. At low depth most quiets score below the
+/// limit and are pruned or reduced anyway, so sorting them would be wasted work (the idea of
+/// Stockfish's partial insertion sort).
+fn partial_insertion_sort(moves: &mut [(Move, i32)], limit: i32) {
+    let mut sorted = 0;
+    for i in 0..moves.len() {
         let item = moves[i];
-        let mut j = i;
+        if item.1 < limit {
+            continue;
+        }
+        moves[i] = moves[sorted];
+        let mut j = sorted;
         while j > 0 && moves[j - 1].1 < item.1 {
             moves[j] = moves[j - 1];
             j -= 1;
         }
         moves[j] = item;
+        sorted += 1;
     }
 }
 
@@ -300,6 +313,23 @@ fn insertion_sort(moves: &mut [(Move, i32)]) {
 mod tests {
     use super::*;
     use crate::movegen::legal_moves;
+
+    #[test]
+    fn partial_sort_orders_the_good_moves_and_keeps_the_rest() {
+        let mv = |i: u16| Move::from_raw(i + 1).unwrap();
+        let scores = [5, -900, 40, -20, 40, -3000, 7, 0];
+        let mut moves: Vec<(Move, i32)> = (0..8).map(|i| (mv(i), scores[i as usize])).collect();
+        partial_insertion_sort(&mut moves, -100);
+        let got: Vec<i32> = moves.iter().map(|m| m.1).collect();
+        assert_eq!(&got[..6], &[40, 40, 7, 5, 0, -20]);
+        // Stable among equals: the first 40 generated stays first.
+        assert_eq!((moves[0].0, moves[1].0), (mv(2), mv(4)));
+        let mut rest = got[6..].to_vec();
+        rest.sort();
+        assert_eq!(rest, [-3000, -900]);
+        partial_insertion_sort(&mut moves, i32::MIN);
+        assert!(moves.windows(2).all(|w| w[0].1 >= w[1].1));
+    }
 
     /// The picker yields exactly the legal moves, each once, whatever the hints.
     #[test]

@@ -22,6 +22,8 @@ pub const FUTILITY_BASE: i32 = 100;
 pub const FUTILITY_MARGIN: i32 = 90;
 /// Quiet moves with history below −this × depth are pruned at low depth.
 pub const HISTORY_PRUNE: i32 = 3000;
+/// Quiet moves with history below −this × depth are left unsorted.
+pub const QUIET_SORT_LIMIT: i32 = 3000;
 /// SEE threshold for quiet moves: −this × depth².
 pub const SEE_QUIET_MARGIN: i32 = 25;
 /// SEE threshold for captures: −this × depth.
