@@ -136,10 +136,30 @@ fn generate_kind<const KIND: u8, S: MoveSink>(pos: &Position, sink: &mut S) {
         let info = pos.pin_info(us);
         (info.blockers, info.hurdles)
     };
+    // In check, a move of another piece can only be legal if it answers one given checker:
+    // capture it, land between (a chariot's or cannon's line, a horse's leg), or, against a
+    // cannon, move its screen away. Other moves are not even tried.
+    let (evade, screen) = match pos.checkers().lsb() {
+        Some(c) => {
+            let ksq = pos.king_square(us);
+            let line = t.between(ksq, c);
+            let cannon = pos.kind(PieceKind::Cannon).has(c);
+            (
+                Bitboard::from(c) | line,
+                if cannon { line & occ } else { Bitboard::EMPTY },
+            )
+        }
+        None => (Bitboard::FULL, Bitboard::EMPTY),
+    };
 
     // Moves of one piece: written in bulk unless the piece is a blocker (or we are in check).
     let emit = |from: Square, targets: Bitboard, sink: &mut S| {
         if blockers.has(from) {
+            let targets = if screen.has(from) {
+                targets
+            } else {
+                targets & evade
+            };
             for to in targets {
                 let mv = Move::new(from, to);
                 if pos.is_legal_slow(mv) {
