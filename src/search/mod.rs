@@ -308,6 +308,15 @@ impl Worker {
                 break;
             }
             self.completed_depth = depth;
+            // A depth-limited search is answered by the first thread to complete the depth
+            // (helpers that skip iterations often get there before the main thread).
+            if depth == max_depth
+                && shared.limits.depth.is_some()
+                && !shared.limits.infinite
+                && !shared.pondering.load(Ordering::Relaxed)
+            {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
             let best = &self.root_moves[0];
             // Mate-in-N: stop once a mate that short is proven.
             if let Some(n) = shared.limits.mate {
