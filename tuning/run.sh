@@ -50,5 +50,9 @@ for round in $(seq 1 "$rounds"); do
   # The tuner's last line: positions N K k loss before B after A time T
   read -r _ kept _ _ _ _ before _ after _ < <(tail -1 "$data/tune-round$round.txt")
   echo "| $round | $games | $nodes | $kept | $before → $after | $match_games games, $tc | $elo | $bench |" >> tuning/results.md
+  # Put the verification result on the loss curve, and redraw the Elo chart of all rounds.
+  sed -i "s|</svg>|<text x=\"590\" y=\"45\" font-family=\"sans-serif\" font-size=\"12\" text-anchor=\"end\">after vs before: $elo Elo ($match_games games, $tc)</text>\n</svg>|" \
+    "tuning/loss-round$round.svg"
+  tuning/elo-chart.sh
   echo "round $round: loss $before -> $after; Elo $elo; bench $bench; ${elapsed}s" >&2
 done
