@@ -213,7 +213,8 @@ impl Position {
         self.board[mv.to().index()].is_some()
     }
 
-    /// The key the position will have after the legal move `mv` (to prefetch its TT entry).
+    /// The key the position will have after the legal move `mv`: what `make_move` sets, and
+    /// known before it, so the search can prefetch the TT entry.
     #[inline]
     pub fn key_after(&self, mv: Move) -> u64 {
         let (from, to) = (mv.from(), mv.to());
@@ -235,6 +236,7 @@ impl Position {
         let piece = self.board[from.index()].expect("make_move: no piece on the origin");
         debug_assert_eq!(piece.color(), self.side);
         let captured = self.board[to.index()];
+        let key = self.key_after(mv);
         self.states.push(State {
             mv,
             captured,
@@ -254,7 +256,6 @@ impl Position {
             debug_assert_ne!(cap.kind(), PieceKind::King);
             self.by_color[them.index()].clear(to);
             self.by_kind[cap.kind().index()].clear(to);
-            self.key ^= zobrist::piece_square(cap, to);
             self.progress = 0;
             let (cm, ce) = psq[cap.index()][to.index()];
             self.psq = (self.psq.0 - cm, self.psq.1 - ce);
@@ -268,8 +269,7 @@ impl Position {
         self.by_kind[piece.kind().index()] ^= from_to;
         self.board[from.index()] = None;
         self.board[to.index()] = Some(piece);
-        self.key ^=
-            zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to) ^ zobrist::SIDE;
+        self.key = key;
         self.side = them;
         self.ply += 1;
         self.checkers = self.attackers_to_king(self.king_square(them), us, self.occupied());
