@@ -124,6 +124,12 @@ impl Engine {
         self.read_until(line, |l| l == line)
     }
 
+    /// UCI and UCCI: sends `isready` and returns the lines up to `readyok`.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.expect_line("readyok")
+    }
+
     /// Reads up to the first line starting with `prefix`; returns that line.
     pub fn expect_prefix(&mut self, prefix: &str) -> String {
         self.read_until(prefix, |l| l.starts_with(prefix))
@@ -232,6 +238,11 @@ pub const BLACK_MATED: &str = "R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1";
 
 /// Red to move mates in one (`b7b9`, two chariots).
 pub const RED_MATES_IN_ONE: &str = "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1";
+
+/// The lines that start with `prefix` (e.g. a dialect's error prefix).
+pub fn starting_with<'a>(lines: &'a [String], prefix: &str) -> Vec<&'a String> {
+    lines.iter().filter(|l| l.starts_with(prefix)).collect()
+}
 
 /// The bestmove token of a UCI/UCCI `bestmove` line.
 pub fn bestmove_of(line: &str) -> String {

@@ -5,22 +5,16 @@ mod support;
 
 use chariot::movegen::legal_moves;
 
-use support::{bestmove_of, is_legal, position, Engine, BLACK_MATED, RED_LOST, RED_WON, START};
+use support::{
+    bestmove_of, is_legal, position, starting_with, Engine, BLACK_MATED, RED_LOST, RED_WON, START,
+};
 
 fn ucci() -> Engine {
     Engine::with("ucci", "ucciok")
 }
 
-fn sync(e: &mut Engine) -> Vec<String> {
-    e.send("isready");
-    e.expect_line("readyok")
-}
-
 fn errors(lines: &[String]) -> Vec<&String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with("info message error"))
-        .collect()
+    starting_with(lines, "info message error")
 }
 
 #[test]
@@ -43,7 +37,7 @@ fn handshake_lists_ucci_options() {
             "missing '{opt}' in {lines:?}"
         );
     }
-    assert_eq!(sync(&mut e), ["readyok"]);
+    assert_eq!(e.sync(), ["readyok"]);
 }
 
 #[test]
@@ -60,7 +54,7 @@ fn setoption_has_no_keywords() {
     ] {
         e.send(cmd);
     }
-    assert!(errors(&sync(&mut e)).is_empty());
+    assert!(errors(&e.sync()).is_empty());
     for bad in [
         "setoption hashsize 0",
         "setoption usemillisec perhaps",
@@ -68,7 +62,7 @@ fn setoption_has_no_keywords() {
         "setoption",
     ] {
         e.send(bad);
-        assert_eq!(errors(&sync(&mut e)).len(), 1, "{bad}");
+        assert_eq!(errors(&e.sync()).len(), 1, "{bad}");
     }
 }
 
@@ -97,7 +91,7 @@ fn go_with_each_limit_gives_a_legal_move_and_scores_without_cp() {
     e.send("go time 2000 increment 10 opptime 2000 oppincrement 10");
     assert!(is_legal(&pos, &bestmove_of(&e.expect_prefix("bestmove"))));
     e.send("go depth infinite");
-    sync(&mut e);
+    e.sync();
     e.send("stop");
     assert!(is_legal(&pos, &bestmove_of(&e.expect_prefix("bestmove"))));
 }
@@ -141,7 +135,7 @@ fn banmoves_exclude_root_moves_until_the_next_position() {
     let best = bestmove_of(&e.expect_prefix("bestmove"));
     assert!(best != "h2e2" && is_legal(&pos, &best));
     e.send("banmoves a0a5");
-    assert_eq!(errors(&sync(&mut e)).len(), 1);
+    assert_eq!(errors(&e.sync()).len(), 1);
 }
 
 #[test]
@@ -162,7 +156,7 @@ fn ponderhit_draw_passes_the_offer_with_the_move() {
     let mut e = ucci();
     e.send(&format!("position fen {RED_LOST}"));
     e.send("go ponder depth 4");
-    let before = sync(&mut e);
+    let before = e.sync();
     assert!(
         !before.iter().any(|l| l.starts_with("bestmove")),
         "no move while pondering"
@@ -198,7 +192,7 @@ fn probe_pops_the_hash_entry() {
     e.send("probe fen 4k4/9/9/9/9/9/9/9/9/3K5 w");
     assert_eq!(e.expect_prefix("pophash"), "pophash");
     e.send("probe fen nonsense");
-    assert_eq!(errors(&sync(&mut e)).len(), 1);
+    assert_eq!(errors(&e.sync()).len(), 1);
 }
 
 #[test]
@@ -232,7 +226,7 @@ fn bad_input_is_reported_and_isready_still_answered() {
         "perft 0",
     ] {
         e.send(bad);
-        let lines = sync(&mut e);
+        let lines = e.sync();
         assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:?}");
     }
     e.send("d");

@@ -5,23 +5,16 @@ mod support;
 
 use std::time::Duration;
 
-use support::{bestmove_of, is_legal, one_to_zero, position, Engine, BLACK_MATED, START};
+use support::{
+    bestmove_of, is_legal, one_to_zero, position, starting_with, Engine, BLACK_MATED, START,
+};
 
 fn uci() -> Engine {
     Engine::with("uci", "uciok")
 }
 
-/// Sends `isready` and returns the lines up to `readyok`.
-fn sync(e: &mut Engine) -> Vec<String> {
-    e.send("isready");
-    e.expect_line("readyok")
-}
-
 fn errors(lines: &[String]) -> Vec<&String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with("info string error"))
-        .collect()
+    starting_with(lines, "info string error")
 }
 
 #[test]
@@ -49,7 +42,7 @@ fn handshake_lists_every_option() {
     assert!(lines
         .iter()
         .any(|l| l.starts_with("option name Move Overhead type spin")));
-    assert_eq!(sync(&mut e), ["readyok"]);
+    assert_eq!(e.sync(), ["readyok"]);
 }
 
 #[test]
@@ -68,7 +61,7 @@ fn setoption_accepts_every_option_and_refuses_bad_values() {
     ] {
         e.send(cmd);
     }
-    assert!(errors(&sync(&mut e)).is_empty());
+    assert!(errors(&e.sync()).is_empty());
     for bad in [
         "setoption name Hash value 0",
         "setoption name Hash value lots",
@@ -81,7 +74,7 @@ fn setoption_accepts_every_option_and_refuses_bad_values() {
         "setoption Hash 8",
     ] {
         e.send(bad);
-        assert_eq!(errors(&sync(&mut e)).len(), 1, "{bad} is refused");
+        assert_eq!(errors(&e.sync()).len(), 1, "{bad} is refused");
     }
 }
 
@@ -155,7 +148,7 @@ fn stop_ends_an_infinite_search_and_isready_is_answered_meanwhile() {
     let mut e = uci();
     e.send("position startpos");
     e.send("go infinite");
-    let before = sync(&mut e);
+    let before = e.sync();
     assert!(
         !before.iter().any(|l| l.starts_with("bestmove")),
         "infinite waits for stop"
@@ -171,7 +164,7 @@ fn ponder_holds_the_move_until_ponderhit() {
     e.send("setoption name Ponder value true");
     e.send("position startpos moves h2e2");
     e.send("go ponder wtime 1000 btime 1000");
-    let before = sync(&mut e);
+    let before = e.sync();
     assert!(
         !before.iter().any(|l| l.starts_with("bestmove")),
         "no bestmove while pondering"
@@ -181,7 +174,7 @@ fn ponder_holds_the_move_until_ponderhit() {
     assert!(is_legal(&position(START, &["h2e2"]), &best));
     // A ponder miss: stop, then search the real position.
     e.send("go ponder wtime 1000 btime 1000");
-    sync(&mut e);
+    e.sync();
     e.send("stop");
     e.expect_prefix("bestmove");
     let best = search(&mut e, "position startpos moves h2e2 b9c7", "go depth 3");
@@ -227,7 +220,7 @@ fn rank_base_auto_follows_the_gui() {
     // A move list legal only under 1–10 switches, without UCI_Variant.
     let mut e = uci();
     e.send("position startpos moves h3e3");
-    let lines = sync(&mut e);
+    let lines = e.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");
     let best = search(&mut e, "position startpos moves h3e3", "go depth 2");
     assert!(
@@ -245,7 +238,7 @@ fn rank_base_auto_follows_the_gui() {
     let mut e = uci();
     e.send("setoption name Rank Base value 0");
     e.send("position startpos moves h3e3");
-    assert_eq!(errors(&sync(&mut e)).len(), 1);
+    assert_eq!(errors(&e.sync()).len(), 1);
 }
 
 #[test]
@@ -286,7 +279,7 @@ fn extras_perft_d_eval_bench() {
     e.send("bench 2");
     e.expect_prefix("Nodes searched:");
     e.send("help");
-    sync(&mut e);
+    e.sync();
 }
 
 #[test]
@@ -335,7 +328,7 @@ fn bad_input_is_reported_and_the_last_good_position_stays() {
     ];
     for (input, is_error) in cases {
         e.send(input);
-        let lines = sync(&mut e);
+        let lines = e.sync();
         let n = errors(&lines).len();
         assert_eq!(
             n,
@@ -349,7 +342,7 @@ fn bad_input_is_reported_and_the_last_good_position_stays() {
         );
     }
     e.send_bytes(b"go \xff\xfe depth 3\n");
-    assert_eq!(errors(&sync(&mut e)).len(), 1);
+    assert_eq!(errors(&e.sync()).len(), 1);
     e.send("d");
     assert_eq!(e.expect_prefix("Fen:"), format!("Fen: {good}"));
 }
@@ -359,7 +352,7 @@ fn end_of_input_stops_the_search_and_prints_its_move() {
     let mut e = uci();
     e.send("position startpos");
     e.send("go infinite");
-    sync(&mut e);
+    e.sync();
     e.close();
     let rest = e.rest();
     assert!(rest.iter().any(|l| l.starts_with("bestmove")), "{rest:?}");
