@@ -61,10 +61,19 @@ pub struct MovePicker {
     qsearch: bool,
     /// Set by the search to skip the remaining quiet moves (late-move pruning).
     pub skip_quiets: bool,
-    /// Quiet moves scoring below this are not sorted (they follow the sorted ones in
-    /// generation order); set by the search from the depth.
+    /// Quiet moves scoring below this are not sorted (they follow the sorted ones, see
+    /// [`partial_insertion_sort`]); set by the search from the depth.
     pub sort_limit: i32,
+    /// Quiets still to be handed out by selection before the rest is sorted at once.
+    quiet_picks: u32,
+    /// Bit `i` set: the `i`-th generated quiet scores at least `sort_limit`.
+    quiet_good: u128,
 }
+
+/// The first quiets are found by selection (one scan each), which costs less than sorting
+/// them all when a cut-off or late-move pruning ends the node early, as it mostly does; the
+/// moves left after this many are sorted at once.
+const QUIET_SELECT_PICKS: u32 = 8;
 
 impl MovePicker {
     /// A picker for the main search.
@@ -96,6 +105,8 @@ impl MovePicker {
             qsearch: false,
             skip_quiets: false,
             sort_limit: i32::MIN,
+            quiet_picks: 0,
+            quiet_good: 0,
         }
     }
 
@@ -233,12 +244,30 @@ impl MovePicker {
                         let specials = [self.killers[0], self.killers[1], self.counter];
                         self.moves.retain(|(m, _)| !specials.contains(m));
                         self.score_quiets(pos, hist);
-                        partial_insertion_sort(&mut self.moves, self.sort_limit);
+                        let limit = self.sort_limit;
+                        self.quiet_good = self
+                            .moves
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, m)| m.1 >= limit)
+                            .fold(0, |bits, (i, _)| bits | 1 << i);
+                        self.quiet_picks = QUIET_SELECT_PICKS;
                     }
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
                     if !self.skip_quiets && self.cur < self.moves.len() {
+                        if self.quiet_picks > 0 {
+                            if let Some(mv) = select_quiet(
+                                &mut self.moves,
+                                &mut self.cur,
+                                &mut self.quiet_picks,
+                                self.sort_limit,
+                                self.quiet_good,
+                            ) {
+                                return Some(mv);
+                            }
+                        }
                         self.cur += 1;
                         let mv = self.moves[self.cur - 1].0;
                         debug_assert!(!self.is_special_quiet(mv));
@@ -309,6 +338,83 @@ fn partial_insertion_sort(moves: &mut [(Move, i32)], limit: i32) {
     }
 }
 
+/// Hands out `moves[*cur]` after bringing the best remaining quiet there by selection
+/// (the others stay in generation order), while `*picks` is not used up and a move scores at
+/// least `limit`. When it stops selecting, it orders what is left exactly as
+/// [`partial_insertion_sort`] of all the quiets would have, and from then on (or if it
+/// returns `None`) the caller hands out the moves in array order. `good` as for
+/// [`finish_partial_sort`].
+fn select_quiet(
+    moves: &mut [(Move, i32)],
+    cur: &mut usize,
+    picks: &mut u32,
+    limit: i32,
+    good: u128,
+) -> Option<Move> {
+    let rest = &mut moves[*cur..];
+    let mut best = 0;
+    for i in 1..rest.len() {
+        if rest[i].1 > rest[best].1 {
+            best = i;
+        }
+    }
+    if rest[best].1 < limit {
+        *picks = 0;
+        finish_partial_sort(rest, limit, good, *cur);
+        return None;
+    }
+    rest[..=best].rotate_right(1);
+    let mv = rest[0].0;
+    *cur += 1;
+    *picks -= 1;
+    if *picks == 0 {
+        finish_partial_sort(&mut moves[*cur..], limit, good, *cur);
+    }
+    Some(mv)
+}
+
+/// Orders `rest`, the moves not yet handed out (still in generation order), as
+/// [`partial_insertion_sort`] would have placed them had it run over all quiets before
+/// `picked` of them were handed out. `good` has bit `i` set if the `i`-th generated quiet
+/// scores at least `limit`. The good ones follow stably by descending score. The others keep
+/// the order in which that sort leaves them: as it meets a good move past the first bad one,
+/// it moves the front bad move to the back of the bad ones.
+fn finish_partial_sort(rest: &mut [(Move, i32)], limit: i32, good: u128, picked: usize) {
+    let mut goods: ArrayVec<(Move, i32), MAX_MOVES> = ArrayVec::new();
+    let mut bads: ArrayVec<(Move, i32), MAX_MOVES> = ArrayVec::new();
+    for &m in rest.iter() {
+        if m.1 >= limit {
+            goods.push(m);
+        } else {
+            bads.push(m);
+        }
+    }
+    partial_insertion_sort(&mut goods, limit);
+    // Replay the queue of bad moves (indices into `bads`) through the generation order.
+    let total = picked + rest.len();
+    let mut queue = [0u8; MAX_MOVES];
+    let (mut head, mut tail, mut next_bad) = (0, 0, 0);
+    for i in 0..total {
+        if good >> i & 1 != 0 {
+            if tail > head {
+                queue[tail % MAX_MOVES] = queue[head % MAX_MOVES];
+                head += 1;
+                tail += 1;
+            }
+        } else {
+            queue[tail % MAX_MOVES] = next_bad;
+            next_bad += 1;
+            tail += 1;
+        }
+    }
+    debug_assert_eq!(next_bad as usize, bads.len());
+    let (g, b) = rest.split_at_mut(goods.len());
+    g.copy_from_slice(&goods);
+    for (slot, k) in b.iter_mut().zip(head..tail) {
+        *slot = bads[queue[k % MAX_MOVES] as usize];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +435,52 @@ mod tests {
         assert_eq!(rest, [-3000, -900]);
         partial_insertion_sort(&mut moves, i32::MIN);
         assert!(moves.windows(2).all(|w| w[0].1 >= w[1].1));
+    }
+
+    /// Selecting the first quiets and sorting the rest gives the order of sorting them all.
+    #[test]
+    fn quiet_selection_orders_as_the_partial_sort() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..2000 {
+            let len = rand(60) as usize + 1;
+            let moves: Vec<(Move, i32)> = (0..len)
+                .map(|i| {
+                    (
+                        Move::from_raw(i as u16 + 1).unwrap(),
+                        rand(9) as i32 * 50 - 200,
+                    )
+                })
+                .collect();
+            let limit = rand(9) as i32 * 50 - 250;
+            let mut want = moves.clone();
+            partial_insertion_sort(&mut want, limit);
+            let good = moves
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.1 >= limit)
+                .fold(0u128, |bits, (i, _)| bits | 1 << i);
+            let mut got = moves.clone();
+            let (mut cur, mut picks) = (0, rand(12) as u32 + 1);
+            let mut order = Vec::new();
+            while cur < got.len() {
+                if picks > 0 {
+                    if let Some(mv) = select_quiet(&mut got, &mut cur, &mut picks, limit, good) {
+                        order.push(mv);
+                        continue;
+                    }
+                }
+                order.push(got[cur].0);
+                cur += 1;
+            }
+            let want: Vec<Move> = want.iter().map(|m| m.0).collect();
+            assert_eq!(order, want, "{moves:?} limit {limit}");
+        }
     }
 
     /// The picker yields exactly the legal moves, each once, whatever the hints.
