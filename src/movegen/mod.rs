@@ -13,7 +13,7 @@ pub mod perft;
 use arrayvec::ArrayVec;
 
 use crate::attacks::tables;
-use crate::position::Position;
+use crate::position::{PinInfo, Position};
 use crate::types::{Bitboard, Move, PieceKind, Square};
 
 /// Upper bound on pseudo-legal moves in any position we accept (at most 2 chariots, 2 cannons,
@@ -110,15 +110,32 @@ pub fn count_legal(pos: &Position) -> u64 {
 /// Writes the legal moves of kind `kind` into `sink`.
 #[inline]
 pub fn generate<S: MoveSink>(pos: &Position, kind: GenKind, sink: &mut S) {
+    let pins = if pos.in_check() {
+        PinInfo::default()
+    } else {
+        pos.pin_info(pos.side_to_move())
+    };
+    generate_with_pins(pos, kind, &pins, sink);
+}
+
+/// [`generate`] with the side to move's [`PinInfo`] already known (ignored in check), for
+/// callers that generate a node's moves in several parts.
+#[inline]
+pub fn generate_with_pins<S: MoveSink>(
+    pos: &Position,
+    kind: GenKind,
+    pins: &PinInfo,
+    sink: &mut S,
+) {
     match kind {
-        GenKind::All => generate_kind::<0, S>(pos, sink),
-        GenKind::Captures => generate_kind::<1, S>(pos, sink),
-        GenKind::Quiets => generate_kind::<2, S>(pos, sink),
+        GenKind::All => generate_kind::<0, S>(pos, pins, sink),
+        GenKind::Captures => generate_kind::<1, S>(pos, pins, sink),
+        GenKind::Quiets => generate_kind::<2, S>(pos, pins, sink),
     }
 }
 
 #[inline(always)]
-fn generate_kind<const KIND: u8, S: MoveSink>(pos: &Position, sink: &mut S) {
+fn generate_kind<const KIND: u8, S: MoveSink>(pos: &Position, pins: &PinInfo, sink: &mut S) {
     let t = tables();
     let us = pos.side_to_move();
     let occ = pos.occupied();
@@ -133,8 +150,7 @@ fn generate_kind<const KIND: u8, S: MoveSink>(pos: &Position, sink: &mut S) {
     let (blockers, hurdles) = if in_check {
         (Bitboard::FULL, Bitboard::EMPTY)
     } else {
-        let info = pos.pin_info(us);
-        (info.blockers, info.hurdles)
+        (pins.blockers, pins.hurdles)
     };
     // In check, a move of another piece can only be legal if it answers one given checker:
     // capture it, land between (a chariot's or cannon's line, a horse's leg), or, against a

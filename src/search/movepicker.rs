@@ -10,8 +10,8 @@ use arrayvec::ArrayVec;
 
 use super::history::Histories;
 use super::see::{see_ge, SEE_VALUE};
-use crate::movegen::{generate, GenKind, MoveSink, MAX_MOVES};
-use crate::position::Position;
+use crate::movegen::{generate_with_pins, GenKind, MoveSink, MAX_MOVES};
+use crate::position::{PinInfo, Position};
 use crate::types::Move;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -68,6 +68,8 @@ pub struct MovePicker {
     quiet_picks: u32,
     /// Bit `i` set: the `i`-th generated quiet scores at least `sort_limit`.
     quiet_good: u128,
+    /// The side to move's pins, computed by the first generation of the node.
+    pins: Option<PinInfo>,
 }
 
 /// The first quiets are found by selection (one scan each), which costs less than sorting
@@ -107,6 +109,7 @@ impl MovePicker {
             sort_limit: i32::MIN,
             quiet_picks: 0,
             quiet_good: 0,
+            pins: None,
         }
     }
 
@@ -147,11 +150,16 @@ impl MovePicker {
     fn load(&mut self, pos: &Position, kind: GenKind) {
         self.moves.clear();
         self.cur = 0;
+        let pins = match self.pins {
+            Some(p) => p,
+            None if pos.in_check() => PinInfo::default(),
+            None => *self.pins.insert(pos.pin_info(pos.side_to_move())),
+        };
         let mut sink = ScoredSink {
             moves: &mut self.moves,
             skip: self.tt_move,
         };
-        generate(pos, kind, &mut sink);
+        generate_with_pins(pos, kind, &pins, &mut sink);
     }
 
     /// Takes the best remaining move of `self.moves` (selection by score).
