@@ -232,11 +232,18 @@ impl Position {
     /// Plays `mv`, which must be legal (see `movegen`). Undo with [`Position::unmake_move`].
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
+        self.make_move_keyed(mv, self.key_after(mv));
+    }
+
+    /// [`Position::make_move`] for a caller that already has `key`, the
+    /// [`Position::key_after`] of `mv`.
+    #[inline]
+    pub fn make_move_keyed(&mut self, mv: Move, key: u64) {
+        debug_assert_eq!(key, self.key_after(mv));
         let (from, to) = (mv.from(), mv.to());
         let piece = self.board[from.index()].expect("make_move: no piece on the origin");
         debug_assert_eq!(piece.color(), self.side);
         let captured = self.board[to.index()];
-        let key = self.key_after(mv);
         self.states.push(State {
             mv,
             captured,

@@ -192,11 +192,12 @@ impl Worker {
             .collect();
     }
 
-    /// Makes `mv` on the board and in the repetition filter. Callers prefetch the child's
-    /// TT cluster (`key_after`) as soon as they know the move, to hide the memory latency.
+    /// Makes `mv`, whose [`Position::key_after`] is `key`, on the board and in the repetition
+    /// filter. Callers prefetch the child's TT cluster at `key` as soon as they know the move,
+    /// to hide the memory latency.
     #[inline]
-    fn make(&mut self, mv: Move) {
-        self.pos.make_move(mv);
+    fn make(&mut self, mv: Move, key: u64) {
+        self.pos.make_move_keyed(mv, key);
         let slot = &mut self.rep_filter[(self.pos.key() & 4095) as usize];
         *slot = slot.saturating_add(1);
     }
@@ -410,8 +411,9 @@ impl Worker {
             let count = i - self.pv_idx + 1;
             self.stack[0].moved = self.pos.piece_at(mv.from()).map(|p| (p, mv.to()));
             let gives_check = self.pos.gives_check(mv);
-            shared.tt.prefetch(self.pos.key_after(mv));
-            self.make(mv);
+            let child_key = self.pos.key_after(mv);
+            shared.tt.prefetch(child_key);
+            self.make(mv, child_key);
             self.tick(shared);
             let new_depth = depth - 1 + gives_check as i32;
             let mut score;
@@ -718,7 +720,8 @@ impl Worker {
         let us = self.pos.side_to_move();
 
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
-            shared.tt.prefetch(self.pos.key_after(mv));
+            let child_key = self.pos.key_after(mv);
+            shared.tt.prefetch(child_key);
             move_count += 1;
             let capture = self.pos.is_capture(mv);
             let piece = self.pos.piece_at(mv.from()).expect("own piece");
@@ -770,7 +773,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].moved = Some((piece, mv.to()));
-            self.make(mv);
+            self.make(mv, child_key);
             self.tick(shared);
 
             let mut score;
@@ -989,7 +992,8 @@ impl Worker {
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
-            shared.tt.prefetch(self.pos.key_after(mv));
+            let child_key = self.pos.key_after(mv);
+            shared.tt.prefetch(child_key);
             move_count += 1;
             if !in_check {
                 let victim = self
@@ -1009,7 +1013,7 @@ impl Worker {
             }
             let piece = self.pos.piece_at(mv.from()).expect("own piece");
             self.stack[ply].moved = Some((piece, mv.to()));
-            self.make(mv);
+            self.make(mv, child_key);
             self.tick(shared);
             let score = -self.qsearch::<PV>(shared, -beta, -alpha, ply + 1);
             self.unmake();
