@@ -134,12 +134,32 @@ impl Position {
         let us = self.side;
         let t = tables();
         let eksq = self.king_square(!us);
+        let moved_piece = self
+            .piece_at(from)
+            .expect("gives_check: no piece on the origin");
+        // Quick answer for most moves. A check after the move comes either from the moved
+        // piece, or from a chariot, cannon, horse or general whose attack the move changes:
+        // that takes the origin on the enemy general's rank or file (a line opens, a cannon
+        // loses a screen) or diagonally next to it (a horse's leg opens), or the destination
+        // on that rank or file (a new cannon screen). The moved piece itself needs its
+        // destination on that rank or file (chariot, cannon, general) or on a point from
+        // which a horse or soldier could attack the general.
+        let cross = t.rook(eksq, Bitboard::EMPTY);
+        let k = Bitboard::from(eksq).0;
+        let legs = Bitboard((k << 8 | k << 10 | k >> 8 | k >> 10) & Bitboard::FULL.0);
+        if !(cross | legs).has(from) && !cross.has(to) {
+            let reach = match moved_piece.kind() {
+                PieceKind::Horse => t.horse_attackers(eksq, Bitboard::EMPTY),
+                PieceKind::Pawn => t.pawn_attackers(us, eksq),
+                _ => Bitboard::EMPTY,
+            };
+            if !reach.has(to) {
+                return false;
+            }
+        }
         let from_to = Bitboard::from(from) | Bitboard::from(to);
         let occ = (self.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
-        let moved = self
-            .piece_at(from)
-            .expect("gives_check: no piece on the origin")
-            .kind();
+        let moved = moved_piece.kind();
         let ours = self.pieces(us) ^ from_to;
         let of = |kind: PieceKind| {
             let bb = self.kind(kind) & self.pieces(us);
