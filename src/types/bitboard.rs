@@ -147,7 +147,11 @@ impl Bitboard {
     /// The members in ascending order.
     #[inline(always)]
     pub const fn iter(self) -> BitIter {
-        BitIter(self.0)
+        BitIter {
+            word: self.0 as u64,
+            next: (self.0 >> 64) as u64,
+            base: 0,
+        }
     }
 
     /// Every subset of this set, the empty set first (carry-rippler enumeration).
@@ -207,26 +211,39 @@ impl Bitboard {
     }
 }
 
-/// Iterator over the members of a bitboard, lowest first.
+/// Iterator over the members of a bitboard, lowest first. It walks one 64-bit word at a
+/// time (the low word, then the high one): a 64-bit lowest-bit scan and clear is a third of
+/// the work of a 128-bit one.
 #[derive(Clone, Copy)]
-pub struct BitIter(u128);
+pub struct BitIter {
+    /// Bits of the current word not yet returned.
+    word: u64,
+    /// The word after it (0 once the high word is current).
+    next: u64,
+    /// Index of the current word's bit 0.
+    base: u8,
+}
 
 impl Iterator for BitIter {
     type Item = Square;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            let sq = Square::from_index(self.0.trailing_zeros() as usize);
-            self.0 &= self.0 - 1;
-            Some(sq)
+        if self.word == 0 {
+            if self.next == 0 {
+                return None;
+            }
+            self.word = self.next;
+            self.next = 0;
+            self.base = 64;
         }
+        let sq = Square::from_index(self.base as usize + self.word.trailing_zeros() as usize);
+        self.word &= self.word - 1;
+        Some(sq)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = (self.word.count_ones() + self.next.count_ones()) as usize;
         (n, Some(n))
     }
 }
