@@ -168,49 +168,62 @@ fn generate_kind<const KIND: u8, S: MoveSink>(pos: &Position, pins: &PinInfo, si
         None => (Bitboard::FULL, Bitboard::EMPTY),
     };
 
-    // Moves of one piece: written in bulk unless the piece is a blocker (or we are in check).
-    let emit = |from: Square, targets: Bitboard, sink: &mut S| {
-        if blockers.has(from) {
-            let targets = if screen.has(from) {
-                targets
-            } else {
-                targets & evade
-            };
-            for to in targets {
-                let mv = Move::new(from, to);
-                if pos.is_legal_slow(mv) {
-                    sink.push(mv);
-                }
-            }
+    // A blocker's moves (every move in check) are verified one by one.
+    let verified = |from: Square, targets: Bitboard, sink: &mut S| {
+        let targets = if screen.has(from) {
+            targets
         } else {
-            sink.push_targets(from, targets - hurdles);
+            targets & evade
+        };
+        for to in targets {
+            let mv = Move::new(from, to);
+            if pos.is_legal_slow(mv) {
+                sink.push(mv);
+            }
         }
     };
-
-    for from in pos.pieces_of(us, PieceKind::Rook) {
-        emit(from, t.rook(from, occ) & target, sink);
+    // The moves of each piece of a set (in square order): in bulk, unless the piece is a
+    // blocker. Most sets hold no blocker, and then no piece needs the test.
+    macro_rules! moves_of {
+        ($pieces:expr, |$from:ident| $targets:expr) => {{
+            let pieces = $pieces;
+            if (pieces & blockers).is_empty() {
+                for $from in pieces {
+                    sink.push_targets($from, $targets - hurdles);
+                }
+            } else {
+                for $from in pieces {
+                    if blockers.has($from) {
+                        verified($from, $targets, sink);
+                    } else {
+                        sink.push_targets($from, $targets - hurdles);
+                    }
+                }
+            }
+        }};
     }
-    for from in pos.pieces_of(us, PieceKind::Cannon) {
+
+    moves_of!(pos.pieces_of(us, PieceKind::Rook), |from| t.rook(from, occ)
+        & target);
+    moves_of!(pos.pieces_of(us, PieceKind::Cannon), |from| {
         let (rook, cannon) = t.rook_and_cannon(from, occ);
-        let targets = match KIND {
+        match KIND {
             0 => (rook - occ) | (cannon & theirs),
             1 => cannon & theirs,
             _ => rook - occ,
-        };
-        emit(from, targets, sink);
-    }
-    for from in pos.pieces_of(us, PieceKind::Horse) {
-        emit(from, t.horse(from, occ) & target, sink);
-    }
-    for from in pos.pieces_of(us, PieceKind::Pawn) {
-        emit(from, t.pawn(us, from) & target, sink);
-    }
-    for from in pos.pieces_of(us, PieceKind::Elephant) {
-        emit(from, t.elephant(from, occ) & target, sink);
-    }
-    for from in pos.pieces_of(us, PieceKind::Advisor) {
-        emit(from, t.advisor(from) & target, sink);
-    }
+        }
+    });
+    moves_of!(pos.pieces_of(us, PieceKind::Horse), |from| t
+        .horse(from, occ)
+        & target);
+    moves_of!(pos.pieces_of(us, PieceKind::Pawn), |from| t.pawn(us, from)
+        & target);
+    moves_of!(pos.pieces_of(us, PieceKind::Elephant), |from| t
+        .elephant(from, occ)
+        & target);
+    moves_of!(pos.pieces_of(us, PieceKind::Advisor), |from| t
+        .advisor(from)
+        & target);
     let ksq = pos.king_square(us);
     let occ_without_king = occ ^ Bitboard::from(ksq);
     for to in t.king(ksq) & target {
