@@ -12,7 +12,7 @@ use super::history::Histories;
 use super::see::{see_ge, SEE_VALUE};
 use crate::movegen::{generate_with_pins, GenKind, MoveSink, MAX_MOVES};
 use crate::position::{PinInfo, Position};
-use crate::types::Move;
+use crate::types::{Bitboard, Move, Square};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -44,6 +44,24 @@ impl MoveSink for ScoredSink<'_> {
             debug_assert!(!self.moves.is_full());
             unsafe { self.moves.push_unchecked((mv, 0)) };
         }
+    }
+
+    /// Writes every move and advances past all but the skipped one, without a branch per
+    /// move and with the length kept in a register.
+    #[inline(always)]
+    fn push_targets(&mut self, from: Square, targets: Bitboard) {
+        let mut len = self.moves.len();
+        let base = self.moves.as_mut_ptr();
+        for to in targets {
+            let mv = Move::new(from, to);
+            debug_assert!(len < MAX_MOVES);
+            // SAFETY: `len` counts moves generated so far (the skipped one at most once
+            // written and then overwritten), which stays below MAX_MOVES (movegen::MAX_MOVES).
+            unsafe { base.add(len).write((mv, 0)) };
+            len += (mv != self.skip) as usize;
+        }
+        // SAFETY: every slot below `len` was written above or before.
+        unsafe { self.moves.set_len(len) };
     }
 }
 
@@ -137,14 +155,21 @@ impl MovePicker {
         }
     }
 
+    /// Scores the quiets by history and notes which reach `sort_limit` (`quiet_good`).
     fn score_quiets(&mut self, pos: &Position, hist: &Histories) {
         let side = pos.side_to_move();
+        let (mut good, mut bit) = (0u128, 1u128);
         for (mv, score) in self.moves.iter_mut() {
             let piece = pos.piece_at(mv.from()).expect("own piece");
             *score = hist.butterfly(side, *mv)
                 + hist.continuation(self.cont[0], piece, *mv)
                 + hist.continuation(self.cont[1], piece, *mv);
+            if *score >= self.sort_limit {
+                good |= bit;
+            }
+            bit <<= 1;
         }
+        self.quiet_good = good;
     }
 
     fn load(&mut self, pos: &Position, kind: GenKind) {
@@ -252,13 +277,6 @@ impl MovePicker {
                         let specials = [self.killers[0], self.killers[1], self.counter];
                         self.moves.retain(|(m, _)| !specials.contains(m));
                         self.score_quiets(pos, hist);
-                        let limit = self.sort_limit;
-                        self.quiet_good = self
-                            .moves
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, m)| m.1 >= limit)
-                            .fold(0, |bits, (i, _)| bits | 1 << i);
                         self.quiet_picks = QUIET_SELECT_PICKS;
                     }
                     self.stage = Stage::Quiets;
