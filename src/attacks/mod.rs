@@ -4,7 +4,7 @@
 //! - Lame leapers: horse, horse-attackers-to and elephant, indexed by the occupancy of their
 //!   legs/eyes through small magic tables.
 //! - Sliders: chariot and cannon share one magic index per square (same mask, same
-//!   multipliers) into two tables.
+//!   multipliers) into one table holding both attack sets in each slot.
 //! - `between(a, b)`: points strictly between two points on a line; for a horse at `b` that
 //!   attacks `a`, the horse's leg. So "block or capture the checker" is one mask for every check.
 //!
@@ -24,8 +24,7 @@ use crate::types::{Bitboard, Color, Square};
 /// Every attack table of the engine.
 pub struct Tables {
     slider_magic: [Magic; 90],
-    rook: Vec<Bitboard>,
-    cannon: Vec<Bitboard>,
+    slider: Vec<SliderEntry>,
     horse_magic: [Magic; 90],
     horse: Vec<Bitboard>,
     horse_to_magic: [Magic; 90],
@@ -91,22 +90,26 @@ fn build_family(
     magics
 }
 
-/// The magics of the chariot and cannon and their two tables. A slider's attacks are a rank
+/// The chariot and cannon attacks of one slider table slot, side by side so that
+/// [`Tables::rook_and_cannon`] reads one cache line (the alignment keeps a slot inside one).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct SliderEntry {
+    rook: Bitboard,
+    cannon: Bitboard,
+}
+
+/// The magics of the chariot and cannon and their table. A slider's attacks are a rank
 /// part, which depends only on the occupancy of its rank, joined with a file part, which
 /// depends only on its file; so the slow reference generator runs 2^r + 2^f times per square
 /// instead of once per subset (2^(r+f)), which keeps start-up short.
-fn build_sliders(
-    numbers: &[(u64, u64, u8); 90],
-    rook: &mut Vec<Bitboard>,
-    cannon: &mut Vec<Bitboard>,
-) -> [Magic; 90] {
+fn build_sliders(numbers: &[(u64, u64, u8); 90], table: &mut Vec<SliderEntry>) -> [Magic; 90] {
     let mut magics = [Magic::default(); 90];
     let mut offset = 0usize;
     for sq in Square::all() {
         let mask = reference::slider_mask(sq);
         let m = magic_at(numbers[sq.index()], mask, offset);
-        rook.resize(offset + m.size(), Bitboard::EMPTY);
-        cannon.resize(offset + m.size(), Bitboard::EMPTY);
+        table.resize(offset + m.size(), SliderEntry::default());
         // Every occupancy of the line's part of the mask, with the attacks along that line.
         let line_parts = |line: Bitboard| -> Vec<(Bitboard, Bitboard, Bitboard)> {
             (mask & line)
@@ -122,8 +125,10 @@ fn build_sliders(
         {
             for &(file_occ, file_rook, file_cannon) in &file_parts {
                 let i = offset + m.index(rank_occ | file_occ);
-                rook[i] = rank_rook | file_rook;
-                cannon[i] = rank_cannon | file_cannon;
+                table[i] = SliderEntry {
+                    rook: rank_rook | file_rook,
+                    cannon: rank_cannon | file_cannon,
+                };
             }
         }
         offset += m.size();
@@ -135,8 +140,8 @@ fn build_sliders(
 impl Tables {
     fn build() -> Tables {
         use magic_numbers::*;
-        let (mut rook, mut cannon) = (Vec::new(), Vec::new());
-        let slider_magic = build_sliders(&SLIDER_MAGICS, &mut rook, &mut cannon);
+        let mut slider = Vec::new();
+        let slider_magic = build_sliders(&SLIDER_MAGICS, &mut slider);
         let mut horse = Vec::new();
         let horse_magic = build_family(
             &HORSE_MAGICS,
@@ -209,8 +214,7 @@ impl Tables {
 
         Tables {
             slider_magic,
-            rook,
-            cannon,
+            slider,
             horse_magic,
             horse,
             horse_to_magic,
@@ -230,7 +234,7 @@ impl Tables {
     #[inline(always)]
     pub fn rook(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let m = &self.slider_magic[sq.index()];
-        self.rook[m.offset as usize + m.index(occ)]
+        self.slider[m.offset as usize + m.index(occ)].rook
     }
 
     /// Cannon capture targets from `sq`: the first piece beyond exactly one screen on each ray
@@ -238,7 +242,7 @@ impl Tables {
     #[inline(always)]
     pub fn cannon(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let m = &self.slider_magic[sq.index()];
-        self.cannon[m.offset as usize + m.index(occ)]
+        self.slider[m.offset as usize + m.index(occ)].cannon
     }
 
     /// Chariot and cannon attacks from `sq` from a single index computation.
@@ -246,7 +250,8 @@ impl Tables {
     pub fn rook_and_cannon(&self, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
         let m = &self.slider_magic[sq.index()];
         let i = m.offset as usize + m.index(occ);
-        (self.rook[i], self.cannon[i])
+        let e = &self.slider[i];
+        (e.rook, e.cannon)
     }
 
     /// Horse moves from `sq` whose leg is empty.
