@@ -293,6 +293,22 @@ impl Tables {
         self.pawn[color.index()][sq.index()]
     }
 
+    /// Every point attacked by the soldiers `pawns` of `color`, by shifts of the whole set:
+    /// one step forward, and sideways for those across the river.
+    #[inline(always)]
+    pub fn pawns_attacks(&self, color: Color, pawns: Bitboard) -> Bitboard {
+        const NOT_FILE_A: u128 = Bitboard::FULL.0 & !Bitboard::file_mask(0).0;
+        const NOT_FILE_I: u128 = Bitboard::FULL.0 & !Bitboard::file_mask(8).0;
+        let p = pawns.0;
+        let crossed = p & Bitboard::half(!color).0;
+        let forward = match color {
+            Color::Red => p << 9,
+            Color::Black => p >> 9,
+        };
+        let sideways = (crossed & NOT_FILE_I) << 1 | (crossed & NOT_FILE_A) >> 1;
+        Bitboard((forward | sideways) & Bitboard::FULL.0)
+    }
+
     /// Points from which a soldier of `color` attacks `sq`.
     #[inline(always)]
     pub fn pawn_attackers(&self, color: Color, sq: Square) -> Bitboard {

@@ -196,3 +196,28 @@ fn leaper_tables_follow_the_piece_rules() {
         Bitboard::from(sq("e7")) | Bitboard::from(sq("i7"))
     );
 }
+
+#[test]
+fn soldier_set_attacks_are_the_union_of_the_table() {
+    let t = tables();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for color in Color::ALL {
+        for sq in Square::all() {
+            let single = t.pawns_attacks(color, Bitboard::from(sq));
+            assert_eq!(single, t.pawn(color, sq), "{color:?} {sq}");
+        }
+        for _ in 0..1000 {
+            let mut set = Bitboard::EMPTY;
+            for _ in 0..5 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                set.set(Square::from_index((seed >> 33) as usize % 90));
+            }
+            let union = set
+                .iter()
+                .fold(Bitboard::EMPTY, |a, s| a | t.pawn(color, s));
+            assert_eq!(t.pawns_attacks(color, set), union);
+        }
+    }
+}

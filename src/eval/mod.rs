@@ -126,10 +126,7 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
         let them = !color;
-        let enemy_pawn_attacks: Bitboard = pos
-            .pieces_of(them, PieceKind::Pawn)
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, s| acc | t.pawn(them, s));
+        let enemy_pawn_attacks = t.pawns_attacks(them, pos.pieces_of(them, PieceKind::Pawn));
         let not_own = !pos.pieces(color);
         let eksq = pos.king_square(them);
         let mut add = |term: usize, n: i32| counts[term - Weights::MOBILITY_ROOK] += sign * n;
