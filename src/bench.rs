@@ -97,12 +97,13 @@ pub struct BenchResult {
     pub millis: u64,
 }
 
-/// Searches every bench position to `depth` with a fresh engine, calling `progress` after each.
+/// Searches every bench position to `depth` with a fresh engine, calling `progress` after each
+/// with its index, position, nodes and search time in milliseconds.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-    mut progress: impl FnMut(usize, &Position, u64),
+    mut progress: impl FnMut(usize, &Position, u64, u64),
 ) -> BenchResult {
     let mut engine = Engine::new(EngineOptions {
         threads,
@@ -118,9 +119,10 @@ pub fn run(
             depth: Some(depth),
             ..Limits::default()
         };
+        let searched = Instant::now();
         let result = engine.search(&pos, limits, Arc::new(SilentReporter));
         nodes.push(result.nodes);
-        progress(i, &pos, result.nodes);
+        progress(i, &pos, result.nodes, searched.elapsed().as_millis() as u64);
     }
     BenchResult {
         total: nodes.iter().sum(),

@@ -135,12 +135,13 @@ fn main() -> ExitCode {
             threads,
             hash,
         }) => {
-            let result = chariot::bench::run(depth, threads, hash, |i, pos, nodes| {
+            let result = chariot::bench::run(depth, threads, hash, |i, pos, nodes, ms| {
                 eprintln!(
-                    "Position {:>2}/{}: {:>10} nodes  {}",
+                    "Position {:>2}/{}: {:>10} nodes {:>7} ms  {}",
                     i + 1,
                     chariot::bench::POSITIONS.len(),
                     nodes,
+                    ms,
                     pos.fen()
                 );
             });

@@ -239,8 +239,8 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
 
 #[test]
 fn bench_is_deterministic_single_threaded() {
-    let a = chariot::bench::run(5, 1, 8, |_, _, _| {});
-    let b = chariot::bench::run(5, 1, 8, |_, _, _| {});
+    let a = chariot::bench::run(5, 1, 8, |_, _, _, _| {});
+    let b = chariot::bench::run(5, 1, 8, |_, _, _, _| {});
     assert_eq!(a.nodes, b.nodes);
     assert!(a.total > 0);
 }

@@ -448,7 +448,7 @@ impl Controller {
     pub(super) fn bench(&self, depth: Option<u32>) {
         let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
         let o = self.engine.options();
-        let result = crate::bench::run(depth, o.threads, o.hash_mb, |_, _, _| {});
+        let result = crate::bench::run(depth, o.threads, o.hash_mb, |_, _, _, _| {});
         let nps = result.total * 1000 / result.millis.max(1);
         self.out.lines(&[
             format!("Total time (ms) : {}", result.millis),
