@@ -37,6 +37,8 @@ pub struct Tables {
     pawn_to: [[Bitboard; 90]; 2],
     between: Vec<Bitboard>,
     line: Vec<Bitboard>,
+    cross: [Bitboard; 90],
+    horse_reach: [Bitboard; 90],
 }
 
 static TABLES: Lazy<Tables> = Lazy::new(Tables::build);
@@ -212,7 +214,16 @@ impl Tables {
             }
         }
 
+        let mut cross = [Bitboard::EMPTY; 90];
+        let mut horse_reach = [Bitboard::EMPTY; 90];
+        for sq in Square::all() {
+            cross[sq.index()] = reference::rook(sq, Bitboard::EMPTY);
+            horse_reach[sq.index()] = reference::horse_attackers(sq, Bitboard::EMPTY);
+        }
+
         Tables {
+            cross,
+            horse_reach,
             slider_magic,
             slider,
             horse_magic,
@@ -326,6 +337,19 @@ impl Tables {
     #[inline(always)]
     pub fn line(&self, a: Square, b: Square) -> Bitboard {
         self.line[a.index() * 90 + b.index()]
+    }
+
+    /// Every point on the rank and the file of `sq`, `sq` excluded (a chariot's reach on an
+    /// empty board).
+    #[inline(always)]
+    pub fn cross(&self, sq: Square) -> Bitboard {
+        self.cross[sq.index()]
+    }
+
+    /// Points from which a horse could attack `sq` were no leg blocked.
+    #[inline(always)]
+    pub fn horse_reach(&self, sq: Square) -> Bitboard {
+        self.horse_reach[sq.index()]
     }
 
     /// The magic of `sq` for chariot/cannon (for tests and tools).

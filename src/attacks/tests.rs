@@ -221,3 +221,17 @@ fn soldier_set_attacks_are_the_union_of_the_table() {
         }
     }
 }
+
+#[test]
+fn cross_and_horse_reach_are_the_empty_board_attacks() {
+    let t = tables();
+    for sq in Square::all() {
+        assert_eq!(t.cross(sq), t.rook(sq, Bitboard::EMPTY), "{sq}");
+        assert_eq!(
+            t.horse_reach(sq),
+            t.horse_attackers(sq, Bitboard::EMPTY),
+            "{sq}"
+        );
+        assert_eq!(t.cross(sq).count(), 17, "{sq}");
+    }
+}

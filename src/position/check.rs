@@ -52,7 +52,7 @@ impl Position {
         let ksq = self.king_square(color);
         let them = self.pieces(!color);
         let occ = self.occupied();
-        let cross = t.rook(ksq, Bitboard::EMPTY);
+        let cross = t.cross(ksq);
         let mut info = PinInfo::default();
         for s in cross & them & (self.kind(PieceKind::Rook) | self.kind(PieceKind::King)) {
             let between = t.between(ksq, s) & occ;
@@ -63,13 +63,17 @@ impl Position {
         for s in cross & them & self.kind(PieceKind::Cannon) {
             let line = t.between(ksq, s);
             let between = line & occ;
-            match between.count() {
-                0 => info.hurdles |= line,
-                2 => info.blockers |= between,
-                _ => {}
+            if between.is_empty() {
+                info.hurdles |= line;
+            } else if between.more_than_one() {
+                // Exactly two screens: removing the lowest leaves one.
+                let rest = Bitboard(between.0 & (between.0 - 1));
+                if !rest.more_than_one() {
+                    info.blockers |= between;
+                }
             }
         }
-        for h in t.horse_attackers(ksq, Bitboard::EMPTY) & them & self.kind(PieceKind::Horse) {
+        for h in t.horse_reach(ksq) & them & self.kind(PieceKind::Horse) {
             info.blockers |= t.between(ksq, h) & occ;
         }
         info
@@ -144,12 +148,12 @@ impl Position {
         // on that rank or file (a new cannon screen). The moved piece itself needs its
         // destination on that rank or file (chariot, cannon, general) or on a point from
         // which a horse or soldier could attack the general.
-        let cross = t.rook(eksq, Bitboard::EMPTY);
+        let cross = t.cross(eksq);
         let k = Bitboard::from(eksq).0;
         let legs = Bitboard((k << 8 | k << 10 | k >> 8 | k >> 10) & Bitboard::FULL.0);
         if !(cross | legs).has(from) && !cross.has(to) {
             let reach = match moved_piece.kind() {
-                PieceKind::Horse => t.horse_attackers(eksq, Bitboard::EMPTY),
+                PieceKind::Horse => t.horse_reach(eksq),
                 PieceKind::Pawn => t.pawn_attackers(us, eksq),
                 _ => Bitboard::EMPTY,
             };
