@@ -232,13 +232,14 @@ impl Position {
     /// Plays `mv`, which must be legal (see `movegen`). Undo with [`Position::unmake_move`].
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
-        self.make_move_keyed(mv, self.key_after(mv));
+        self.make_move_keyed(mv, self.key_after(mv), None);
     }
 
     /// [`Position::make_move`] for a caller that already has `key`, the
-    /// [`Position::key_after`] of `mv`.
+    /// [`Position::key_after`] of `mv`, and maybe [`Position::gives_check`] of it: a move
+    /// known to give no check needs no attack lookup for the new checkers.
     #[inline]
-    pub fn make_move_keyed(&mut self, mv: Move, key: u64) {
+    pub fn make_move_keyed(&mut self, mv: Move, key: u64, gives_check: Option<bool>) {
         debug_assert_eq!(key, self.key_after(mv));
         let (from, to) = (mv.from(), mv.to());
         let piece = self.board[from.index()].expect("make_move: no piece on the origin");
@@ -279,7 +280,15 @@ impl Position {
         self.key = key;
         self.side = them;
         self.ply += 1;
-        self.checkers = self.attackers_to_king(self.king_square(them), us, self.occupied());
+        self.checkers = if gives_check == Some(false) {
+            Bitboard::EMPTY
+        } else {
+            self.attackers_to_king(self.king_square(them), us, self.occupied())
+        };
+        debug_assert_eq!(
+            self.checkers,
+            self.attackers_to_king(self.king_square(them), us, self.occupied())
+        );
     }
 
     /// Takes back the last move made with [`Position::make_move`].

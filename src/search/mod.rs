@@ -193,11 +193,11 @@ impl Worker {
     }
 
     /// Makes `mv`, whose [`Position::key_after`] is `key`, on the board and in the repetition
-    /// filter. Callers prefetch the child's TT cluster at `key` as soon as they know the move,
-    /// to hide the memory latency.
+    /// filter; `gives_check` if known (see [`Position::make_move_keyed`]). Callers prefetch
+    /// the child's TT cluster at `key` as soon as they know the move, to hide the latency.
     #[inline]
-    fn make(&mut self, mv: Move, key: u64) {
-        self.pos.make_move_keyed(mv, key);
+    fn make(&mut self, mv: Move, key: u64, gives_check: Option<bool>) {
+        self.pos.make_move_keyed(mv, key, gives_check);
         let slot = &mut self.rep_filter[(self.pos.key() & 4095) as usize];
         *slot = slot.saturating_add(1);
     }
@@ -414,7 +414,7 @@ impl Worker {
             let gives_check = self.pos.gives_check(mv);
             let child_key = self.pos.key_after(mv);
             shared.tt.prefetch(child_key);
-            self.make(mv, child_key);
+            self.make(mv, child_key, Some(gives_check));
             self.tick(shared);
             let new_depth = depth - 1 + gives_check as i32;
             let mut score;
@@ -774,7 +774,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].moved = Some((piece, mv.to()));
-            self.make(mv, child_key);
+            self.make(mv, child_key, Some(gives_check));
             self.tick(shared);
 
             let mut score;
@@ -996,14 +996,19 @@ impl Worker {
             let child_key = self.pos.key_after(mv);
             shared.tt.prefetch(child_key);
             move_count += 1;
+            let mut gives_check = None;
             if !in_check {
                 let victim = self
                     .pos
                     .piece_at(mv.to())
                     .map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
-                if static_eval + victim + QS_DELTA_MARGIN <= alpha && !self.pos.gives_check(mv) {
-                    best_score = best_score.max(static_eval + victim);
-                    continue;
+                if static_eval + victim + QS_DELTA_MARGIN <= alpha {
+                    let check = self.pos.gives_check(mv);
+                    gives_check = Some(check);
+                    if !check {
+                        best_score = best_score.max(static_eval + victim);
+                        continue;
+                    }
                 }
                 if !see_ge(&self.pos, mv, 0) {
                     continue;
@@ -1014,7 +1019,7 @@ impl Worker {
             }
             let piece = self.pos.piece_at(mv.from()).expect("own piece");
             self.stack[ply].moved = Some((piece, mv.to()));
-            self.make(mv, child_key);
+            self.make(mv, child_key, gives_check);
             self.tick(shared);
             let score = -self.qsearch::<PV>(shared, -beta, -alpha, ply + 1);
             self.unmake();
