@@ -38,16 +38,28 @@ macro_rules! bitboard {
 
 const ALL_BITS: u128 = (1u128 << 90) - 1;
 
+/// `SQUARE_SETS[i]` holds only point `i`.
+static SQUARE_SETS: [Bitboard; 90] = {
+    let mut sets = [Bitboard(0); 90];
+    let mut i = 0;
+    while i < 90 {
+        sets[i] = Bitboard(1u128 << i);
+        i += 1;
+    }
+    sets
+};
+
 impl Bitboard {
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 90 points.
     pub const FULL: Bitboard = Bitboard(ALL_BITS);
 
-    /// The set holding only `sq`.
+    /// The set holding only `sq` (read from a table: a variable 128-bit shift takes several
+    /// instructions).
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        SQUARE_SETS[sq.index()]
     }
 
     /// Parses a grid of 90 `X`/`.` cells (white space ignored), rank 9 first, file a first.
@@ -129,19 +141,19 @@ impl Bitboard {
     /// Adds `sq`.
     #[inline(always)]
     pub fn set(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.index();
+        self.0 |= Bitboard::from_square(sq).0;
     }
 
     /// Removes `sq`.
     #[inline(always)]
     pub fn clear(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.index());
+        self.0 &= !Bitboard::from_square(sq).0;
     }
 
     /// Toggles `sq`.
     #[inline(always)]
     pub fn toggle(&mut self, sq: Square) {
-        self.0 ^= 1u128 << sq.index();
+        self.0 ^= Bitboard::from_square(sq).0;
     }
 
     /// The members in ascending order.
