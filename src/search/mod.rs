@@ -18,6 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
+
 use history::{cont_index, history_bonus, Histories};
 use limits::Limits;
 use movepicker::MovePicker;
@@ -714,10 +716,8 @@ impl Worker {
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
-        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
-        let mut quiet_count = 0;
-        let mut captures_tried: [Move; 32] = [Move::NULL; 32];
-        let mut capture_count = 0;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let us = self.pos.side_to_move();
 
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
@@ -830,8 +830,8 @@ impl Worker {
                             ply,
                             mv,
                             depth,
-                            &quiets_tried[..quiet_count],
-                            &captures_tried[..capture_count],
+                            &quiets_tried,
+                            &captures_tried,
                             cont,
                             prev,
                         );
@@ -841,13 +841,9 @@ impl Worker {
                 }
             }
             if capture {
-                if capture_count < captures_tried.len() {
-                    captures_tried[capture_count] = mv;
-                    capture_count += 1;
-                }
-            } else if quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = mv;
-                quiet_count += 1;
+                let _ = captures_tried.try_push(mv);
+            } else {
+                let _ = quiets_tried.try_push(mv);
             }
         }
 
