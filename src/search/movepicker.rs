@@ -192,12 +192,7 @@ impl MovePicker {
         if self.cur >= self.moves.len() {
             return None;
         }
-        let mut best = self.cur;
-        for i in self.cur + 1..self.moves.len() {
-            if self.moves[i].1 > self.moves[best].1 {
-                best = i;
-            }
-        }
+        let best = self.cur + first_best(&self.moves[self.cur..]);
         self.moves.swap(self.cur, best);
         self.cur += 1;
         Some(self.moves[self.cur - 1].0)
@@ -364,6 +359,19 @@ fn partial_insertion_sort(moves: &mut [(Move, i32)], limit: i32) {
     }
 }
 
+/// Index of the first highest-scoring move of a non-empty list.
+#[inline(always)]
+fn first_best(moves: &[(Move, i32)]) -> usize {
+    let (mut best, mut best_score) = (0, moves[0].1);
+    for (i, m) in moves.iter().enumerate().skip(1) {
+        if m.1 > best_score {
+            best = i;
+            best_score = m.1;
+        }
+    }
+    best
+}
+
 /// Hands out `moves[*cur]` after bringing the best remaining quiet there by selection
 /// (the others stay in generation order), while `*picks` is not used up and a move scores at
 /// least `limit`. When it stops selecting, it orders what is left exactly as
@@ -378,12 +386,7 @@ fn select_quiet(
     good: u128,
 ) -> Option<Move> {
     let rest = &mut moves[*cur..];
-    let mut best = 0;
-    for i in 1..rest.len() {
-        if rest[i].1 > rest[best].1 {
-            best = i;
-        }
-    }
+    let best = first_best(rest);
     if rest[best].1 < limit {
         *picks = 0;
         finish_partial_sort(rest, limit, good, *cur);
