@@ -139,6 +139,19 @@ fn build_sliders(numbers: &[(u64, u64, u8); 90], table: &mut Vec<SliderEntry>) -
     magics
 }
 
+/// The entry of `table` for occupancy `occ` in the slice of magic `m`, read without a bounds
+/// check (these reads are the hottest in the engine).
+#[inline(always)]
+fn entry<T: Copy>(table: &[T], m: &Magic, occ: Bitboard) -> T {
+    let i = m.offset as usize + m.index(occ);
+    debug_assert!(i < table.len());
+    // SAFETY: `m.index(occ) < m.size()` for every occupancy (the index keeps `64 - shift`
+    // bits; with `pext`, the mask's bit count, which is what `shift` encodes there), and the
+    // builders give each magic the slice `offset .. offset + size()` of the table it indexes.
+    // Magics are private to `Tables` and never change after the build.
+    unsafe { *table.get_unchecked(i) }
+}
+
 impl Tables {
     fn build() -> Tables {
         use magic_numbers::*;
@@ -245,7 +258,7 @@ impl Tables {
     #[inline(always)]
     pub fn rook(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let m = &self.slider_magic[sq.index()];
-        self.slider[m.offset as usize + m.index(occ)].rook
+        entry(&self.slider, m, occ).rook
     }
 
     /// Cannon capture targets from `sq`: the first piece beyond exactly one screen on each ray
@@ -253,15 +266,14 @@ impl Tables {
     #[inline(always)]
     pub fn cannon(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let m = &self.slider_magic[sq.index()];
-        self.slider[m.offset as usize + m.index(occ)].cannon
+        entry(&self.slider, m, occ).cannon
     }
 
     /// Chariot and cannon attacks from `sq` from a single index computation.
     #[inline(always)]
     pub fn rook_and_cannon(&self, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
         let m = &self.slider_magic[sq.index()];
-        let i = m.offset as usize + m.index(occ);
-        let e = &self.slider[i];
+        let e = entry(&self.slider, m, occ);
         (e.rook, e.cannon)
     }
 
@@ -269,21 +281,21 @@ impl Tables {
     #[inline(always)]
     pub fn horse(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let m = &self.horse_magic[sq.index()];
-        self.horse[m.offset as usize + m.index(occ)]
+        entry(&self.horse, m, occ)
     }
 
     /// Points from which a horse attacks `sq` (its leg empty).
     #[inline(always)]
     pub fn horse_attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let m = &self.horse_to_magic[sq.index()];
-        self.horse_to[m.offset as usize + m.index(occ)]
+        entry(&self.horse_to, m, occ)
     }
 
     /// Elephant moves from `sq` whose eye is empty (never across the river).
     #[inline(always)]
     pub fn elephant(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let m = &self.elephant_magic[sq.index()];
-        self.elephant[m.offset as usize + m.index(occ)]
+        entry(&self.elephant, m, occ)
     }
 
     /// General steps from `sq` inside its palace.
