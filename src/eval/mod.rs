@@ -112,7 +112,7 @@ pub fn eval_tables() -> &'static EvalTables {
     &TABLES
 }
 
-/// Receives each non-PST term with Red's count minus Black's.
+/// Receives each non-PST term with Red's count minus Black's (zero counts included).
 trait TermSink {
     fn add(&mut self, term: usize, count: i32);
 }
@@ -168,9 +168,7 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
         -1
     };
     for (i, &n) in counts.iter().enumerate() {
-        if n != 0 {
-            sink.add(Weights::MOBILITY_ROOK + i, n);
-        }
+        sink.add(Weights::MOBILITY_ROOK + i, n);
     }
 }
 
@@ -248,7 +246,9 @@ pub struct Trace {
 
 impl TermSink for Vec<(u16, i8)> {
     fn add(&mut self, term: usize, count: i32) {
-        self.push((term as u16, count.clamp(-127, 127) as i8));
+        if count != 0 {
+            self.push((term as u16, count.clamp(-127, 127) as i8));
+        }
     }
 }
 
