@@ -182,11 +182,12 @@ fn generate_kind<const KIND: u8, S: MoveSink>(pos: &Position, pins: &PinInfo, si
             }
         }
     };
-    // The moves of each piece of a set (in square order): in bulk, unless the piece is a
-    // blocker. Most sets hold no blocker, and then no piece needs the test.
+    // The moves of each of our pieces of a kind (in square order) to `$targets`: in bulk,
+    // unless the piece is a blocker. Most sets hold no blocker, and then no piece needs the
+    // test.
     macro_rules! moves_of {
-        ($pieces:expr, |$from:ident| $targets:expr) => {{
-            let pieces = $pieces;
+        ($kind:ident, $from:ident => $targets:expr) => {{
+            let pieces = pos.pieces_of(us, PieceKind::$kind);
             if (pieces & blockers).is_empty() {
                 for $from in pieces {
                     sink.push_targets($from, $targets - hurdles);
@@ -203,9 +204,8 @@ fn generate_kind<const KIND: u8, S: MoveSink>(pos: &Position, pins: &PinInfo, si
         }};
     }
 
-    moves_of!(pos.pieces_of(us, PieceKind::Rook), |from| t.rook(from, occ)
-        & target);
-    moves_of!(pos.pieces_of(us, PieceKind::Cannon), |from| {
+    moves_of!(Rook, from => t.rook(from, occ) & target);
+    moves_of!(Cannon, from => {
         let (rook, cannon) = t.rook_and_cannon(from, occ);
         match KIND {
             0 => (rook - occ) | (cannon & theirs),
@@ -213,17 +213,10 @@ fn generate_kind<const KIND: u8, S: MoveSink>(pos: &Position, pins: &PinInfo, si
             _ => rook - occ,
         }
     });
-    moves_of!(pos.pieces_of(us, PieceKind::Horse), |from| t
-        .horse(from, occ)
-        & target);
-    moves_of!(pos.pieces_of(us, PieceKind::Pawn), |from| t.pawn(us, from)
-        & target);
-    moves_of!(pos.pieces_of(us, PieceKind::Elephant), |from| t
-        .elephant(from, occ)
-        & target);
-    moves_of!(pos.pieces_of(us, PieceKind::Advisor), |from| t
-        .advisor(from)
-        & target);
+    moves_of!(Horse, from => t.horse(from, occ) & target);
+    moves_of!(Pawn, from => t.pawn(us, from) & target);
+    moves_of!(Elephant, from => t.elephant(from, occ) & target);
+    moves_of!(Advisor, from => t.advisor(from) & target);
     let ksq = pos.king_square(us);
     let occ_without_king = occ ^ Bitboard::from(ksq);
     for to in t.king(ksq) & target {
