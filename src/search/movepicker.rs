@@ -419,19 +419,20 @@ fn finish_partial_sort(rest: &mut [(Move, i32)], limit: i32, good: u128, picked:
         }
     }
     partial_insertion_sort(&mut goods, limit);
-    // Replay the queue of bad moves (indices into `bads`) through the generation order.
+    // Replay the queue of bad moves (indices into `bads`) through the generation order. Each
+    // generated move appends at most one entry, so `tail` stays below `total` ≤ MAX_MOVES.
     let total = picked + rest.len();
     let mut queue = [0u8; MAX_MOVES];
     let (mut head, mut tail, mut next_bad) = (0, 0, 0);
     for i in 0..total {
         if good >> i & 1 != 0 {
             if tail > head {
-                queue[tail % MAX_MOVES] = queue[head % MAX_MOVES];
+                queue[tail] = queue[head];
                 head += 1;
                 tail += 1;
             }
         } else {
-            queue[tail % MAX_MOVES] = next_bad;
+            queue[tail] = next_bad;
             next_bad += 1;
             tail += 1;
         }
@@ -439,8 +440,8 @@ fn finish_partial_sort(rest: &mut [(Move, i32)], limit: i32, good: u128, picked:
     debug_assert_eq!(next_bad as usize, bads.len());
     let (g, b) = rest.split_at_mut(goods.len());
     g.copy_from_slice(&goods);
-    for (slot, k) in b.iter_mut().zip(head..tail) {
-        *slot = bads[queue[k % MAX_MOVES] as usize];
+    for (slot, &k) in b.iter_mut().zip(&queue[head..tail]) {
+        *slot = bads[k as usize];
     }
 }
 
