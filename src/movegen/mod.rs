@@ -110,16 +110,22 @@ pub fn count_legal(pos: &Position) -> u64 {
 /// Writes the legal moves of kind `kind` into `sink`.
 #[inline]
 pub fn generate<S: MoveSink>(pos: &Position, kind: GenKind, sink: &mut S) {
-    let pins = if pos.in_check() {
+    generate_with_pins(pos, kind, &pins(pos), sink);
+}
+
+/// The [`PinInfo`] generation needs for the side to move (none in check, where every move
+/// is verified anyway).
+#[inline]
+pub fn pins(pos: &Position) -> PinInfo {
+    if pos.in_check() {
         PinInfo::default()
     } else {
         pos.pin_info(pos.side_to_move())
-    };
-    generate_with_pins(pos, kind, &pins, sink);
+    }
 }
 
-/// [`generate`] with the side to move's [`PinInfo`] already known (ignored in check), for
-/// callers that generate a node's moves in several parts.
+/// [`generate`] with [`pins`] already known, for callers that generate a node's moves in
+/// several parts.
 #[inline]
 pub fn generate_with_pins<S: MoveSink>(
     pos: &Position,

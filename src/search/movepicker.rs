@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 
 use super::history::Histories;
 use super::see::{see_ge, SEE_VALUE};
-use crate::movegen::{generate_with_pins, GenKind, MoveSink, MAX_MOVES};
+use crate::movegen::{self, generate_with_pins, GenKind, MoveSink, MAX_MOVES};
 use crate::position::{PinInfo, Position};
 use crate::types::{Bitboard, Move, Square};
 
@@ -175,11 +175,7 @@ impl MovePicker {
     fn load(&mut self, pos: &Position, kind: GenKind) {
         self.moves.clear();
         self.cur = 0;
-        let pins = match self.pins {
-            Some(p) => p,
-            None if pos.in_check() => PinInfo::default(),
-            None => *self.pins.insert(pos.pin_info(pos.side_to_move())),
-        };
+        let pins = *self.pins.get_or_insert_with(|| movegen::pins(pos));
         let mut sink = ScoredSink {
             moves: &mut self.moves,
             skip: self.tt_move,
