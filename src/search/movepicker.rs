@@ -512,7 +512,7 @@ mod tests {
     /// The picker yields exactly the legal moves, each once, whatever the hints.
     #[test]
     fn picker_yields_exactly_the_legal_moves() {
-        let hist = Histories::default();
+        let hist = Histories::new_boxed();
         let mut pos = Position::startpos();
         for step in 0..60usize {
             let legal = legal_moves(&pos);
