@@ -113,9 +113,12 @@ impl Default for Frame {
 
 /// One search thread: its own board, stacks and histories.
 ///
-/// Aligned to 128 bytes (a cache-line pair, which x86 prefetches together) and holding its
-/// per-node state inline or in its own aligned allocation: threads that write to one line
-/// stall each other ("false sharing"), which cost 15 % of the two-thread speed.
+/// Aligned to 128 bytes (a cache-line pair, which x86 prefetches together), with the arrays
+/// written at every node (search stack, pv lengths, repetition filter) inline and the
+/// histories in their own aligned allocation: threads that write to one line stall each other
+/// ("false sharing"), which cost 15 % of the two-thread speed. The pv table and root moves
+/// stay `Vec`s (written only on PV updates); the board's undo stack grows in the worker's own
+/// thread.
 #[repr(align(128))]
 pub struct Worker {
     /// Thread index (0 = main thread: owns time and output).
