@@ -98,6 +98,8 @@ struct Frame {
     /// (piece, to) of the move made from this ply, for continuation history.
     moved: Option<(Piece, Square)>,
     in_check: bool,
+    /// The move left out by a singular-extension search of this node (else `Move::NULL`).
+    excluded: Move,
 }
 
 impl Default for Frame {
@@ -107,6 +109,7 @@ impl Default for Frame {
             killers: [Move::NULL; 2],
             moved: None,
             in_check: false,
+            excluded: Move::NULL,
         }
     }
 }
@@ -620,7 +623,8 @@ impl Worker {
         let tt_entry = shared.tt.probe(tt_key, ply);
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         let tt_pv = PV || tt_entry.is_some_and(|e| e.pv);
-        if !PV {
+        let excluded = self.stack[ply].excluded;
+        if !PV && excluded.is_null() {
             if let Some(e) = tt_entry {
                 if e.depth >= depth && tt_bound_cuts(&e, alpha, beta) {
                     return e.score;
@@ -657,7 +661,7 @@ impl Worker {
             && self.stack[ply - 2].static_eval != NONE_SCORE
             && static_eval > self.stack[ply - 2].static_eval;
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_null() {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
@@ -707,7 +711,7 @@ impl Worker {
 
         // Internal iterative reduction: no TT move, so this node is probably not important.
         let mut depth = depth;
-        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && (PV || cut_node) {
+        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && (PV || cut_node) && excluded.is_null() {
             depth -= 1;
         }
 
@@ -729,6 +733,9 @@ impl Worker {
         let us = self.pos.side_to_move();
 
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
+            if mv == excluded {
+                continue;
+            }
             let child_key = self.pos.key_after(mv);
             shared.tt.prefetch(child_key);
             move_count += 1;
@@ -775,10 +782,53 @@ impl Worker {
                 }
             }
 
-            // Extensions: a check that does not lose material.
-            let extension = (gives_check
+            // Extensions. Singular: the TT move is much better than every other move (a
+            // reduced search without it fails low below the TT score), so search it deeper;
+            // if even the others beat beta, cut (multi-cut); if only the TT score beats beta,
+            // search the TT move shallower (Stockfish's singular extension, simplified).
+            let mut extension = 0;
+            if mv == tt_move
+                && excluded.is_null()
+                && depth >= SE_MIN_DEPTH
                 && ply < 2 * self.root_depth as usize
-                && (depth <= 6 || see_ge(&self.pos, mv, 0))) as i32;
+            {
+                if let Some(e) = tt_entry.filter(|e| {
+                    e.depth >= depth - 3
+                        && matches!(e.bound, TtBound::Lower | TtBound::Exact)
+                        && !is_mate(e.score)
+                }) {
+                    let singular_beta = e.score - SE_MARGIN * depth / 8;
+                    let singular_depth = (depth - 1) / 2;
+                    self.stack[ply].excluded = mv;
+                    let v = self.search::<false>(
+                        shared,
+                        singular_beta - 1,
+                        singular_beta,
+                        singular_depth,
+                        cut_node,
+                        ply,
+                    );
+                    self.stack[ply].excluded = Move::NULL;
+                    if self.should_stop(shared) {
+                        return 0;
+                    }
+                    if v < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    } else if e.score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
+            // A check that does not lose material.
+            if extension == 0
+                && gives_check
+                && ply < 2 * self.root_depth as usize
+                && (depth <= 6 || see_ge(&self.pos, mv, 0))
+            {
+                extension = 1;
+            }
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].moved = Some((piece, mv.to()));
@@ -856,9 +906,17 @@ impl Worker {
         }
 
         if move_count == 0 {
+            // No legal move but the excluded one: the exclusion search fails low.
+            if !excluded.is_null() {
+                return alpha;
+            }
             // No legal move (or every move pruned, impossible before one is searched): in
             // Xiangqi both checkmate and stalemate lose.
             return mated_in(ply);
+        }
+        if !excluded.is_null() {
+            // A search without the best move says nothing storable about this position.
+            return best_score;
         }
 
         let bound = if best_score >= beta {

@@ -36,3 +36,7 @@ pub const LMR_DIVISOR: f64 = 2.2;
 pub const LMR_HISTORY_DIV: i32 = 6000;
 /// Quiescence delta pruning margin.
 pub const QS_DELTA_MARGIN: i32 = 150;
+/// Singular extensions from this depth…
+pub const SE_MIN_DEPTH: i32 = 8;
+/// …with the singular window this many centipawns × depth / 8 below the TT score.
+pub const SE_MARGIN: i32 = 16;
