@@ -229,6 +229,16 @@ impl Position {
         key
     }
 
+    /// [`Position::key_after`] for a move not yet known to be legal here (a TT move): `None`
+    /// for the null move or if no piece stands on its origin.
+    #[inline]
+    pub fn try_key_after(&self, mv: Move) -> Option<u64> {
+        if mv.is_null() {
+            return None;
+        }
+        self.board[mv.from().index()].map(|_| self.key_after(mv))
+    }
+
     /// Plays `mv`, which must be legal (see `movegen`). Undo with [`Position::unmake_move`].
     #[inline]
     pub fn make_move(&mut self, mv: Move) {

@@ -632,6 +632,12 @@ impl Worker {
             }
         }
 
+        // The TT move is searched first: fetch its child's cluster now, while this node
+        // evaluates and tries its pruning, instead of only when the picker hands it out.
+        if let Some(key) = self.pos.try_key_after(tt_move) {
+            shared.tt.prefetch(key);
+        }
+
         // Static evaluation.
         let static_eval = if in_check {
             NONE_SCORE
@@ -1020,6 +1026,10 @@ impl Worker {
                 }
             }
         }
+        // As in `search`: the TT move's child cluster, fetched while this node evaluates.
+        if let Some(key) = tt_entry.and_then(|e| self.pos.try_key_after(e.mv)) {
+            shared.tt.prefetch(key);
+        }
         let static_eval;
         let mut best_score;
         if in_check {
@@ -1058,6 +1068,11 @@ impl Worker {
             let child_key = self.pos.key_after(mv);
             shared.tt.prefetch(child_key);
             move_count += 1;
+            if move_count == 1 && !in_check {
+                for m in picker.remaining().take(QS_PREFETCH) {
+                    shared.tt.prefetch(self.pos.key_after(m));
+                }
+            }
             let mut gives_check = None;
             if !in_check {
                 let victim = self

@@ -202,6 +202,14 @@ impl MovePicker {
         !mv.is_null() && mv != self.tt_move && !pos.is_capture(mv) && pos.is_legal(mv)
     }
 
+    /// The generated moves not handed out yet, best first only as far as the picker has
+    /// selected (for prefetching their TT clusters).
+    pub fn remaining(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves[self.cur.min(self.moves.len())..]
+            .iter()
+            .map(|&(m, _)| m)
+    }
+
     /// The next move, or `None` when all are done. Every move returned is legal.
     pub fn next(&mut self, pos: &Position, hist: &Histories) -> Option<Move> {
         loop {

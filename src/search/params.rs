@@ -40,3 +40,5 @@ pub const QS_DELTA_MARGIN: i32 = 150;
 pub const SE_MIN_DEPTH: i32 = 8;
 /// …with the singular window this many centipawns × depth / 8 below the TT score.
 pub const SE_MARGIN: i32 = 16;
+/// Quiescence prefetches the TT clusters of this many captures after the first at once.
+pub const QS_PREFETCH: usize = 3;
