@@ -237,10 +237,11 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
     assert!(legal_moves(&pos).contains(&result.best.unwrap()));
 }
 
+/// Depth 10, so that the singular-extension searches (from depth 8) run too.
 #[test]
 fn bench_is_deterministic_single_threaded() {
-    let a = chariot::bench::run(5, 1, 8, |_, _, _, _| {});
-    let b = chariot::bench::run(5, 1, 8, |_, _, _, _| {});
+    let a = chariot::bench::run(10, 1, 8, |_, _, _, _| {});
+    let b = chariot::bench::run(10, 1, 8, |_, _, _, _| {});
     assert_eq!(a.nodes, b.nodes);
     assert!(a.total > 0);
 }
