@@ -737,6 +737,8 @@ impl Worker {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let us = self.pos.side_to_move();
+        // Extensions stop at twice the iteration's depth, so that no line grows without end.
+        let may_extend = ply < 2 * self.root_depth as usize;
 
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
             if mv == excluded {
@@ -793,11 +795,7 @@ impl Worker {
             // if even the others beat beta, cut (multi-cut); if only the TT score beats beta,
             // search the TT move shallower (Stockfish's singular extension, simplified).
             let mut extension = 0;
-            if mv == tt_move
-                && excluded.is_null()
-                && depth >= SE_MIN_DEPTH
-                && ply < 2 * self.root_depth as usize
-            {
+            if mv == tt_move && excluded.is_null() && depth >= SE_MIN_DEPTH && may_extend {
                 if let Some(e) = tt_entry.filter(|e| {
                     e.depth >= depth - 3
                         && matches!(e.bound, TtBound::Lower | TtBound::Exact)
@@ -830,7 +828,7 @@ impl Worker {
             // A check that does not lose material.
             if extension == 0
                 && gives_check
-                && ply < 2 * self.root_depth as usize
+                && may_extend
                 && (depth <= 6 || see_ge(&self.pos, mv, 0))
             {
                 extension = 1;
@@ -1027,7 +1025,8 @@ impl Worker {
             }
         }
         // As in `search`: the TT move's child cluster, fetched while this node evaluates.
-        if let Some(key) = tt_entry.and_then(|e| self.pos.try_key_after(e.mv)) {
+        let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
+        if let Some(key) = self.pos.try_key_after(tt_move) {
             shared.tt.prefetch(key);
         }
         let static_eval;
@@ -1060,7 +1059,6 @@ impl Worker {
         }
 
         let cont = self.cont_indices(ply);
-        let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::new_qsearch(&self.pos, tt_move, cont);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
