@@ -97,6 +97,10 @@ enum Command {
         /// Let the overall evaluation scale drift instead of anchoring it to the start weights.
         #[arg(long)]
         free_scale: bool,
+        /// Fit only the terms from this index on (e.g. newly added ones; see `eval::Weights`);
+        /// the others stay as compiled in.
+        #[arg(long, default_value_t = 0)]
+        from_term: usize,
     },
     /// Self-play training data: `FEN;result;score;ply` lines (and PGN), in-process.
     Selfplay(chariot::selfplay::cli::SelfplayArgs),
@@ -175,7 +179,19 @@ fn main() -> ExitCode {
             out,
             svg,
             free_scale,
-        }) => run_tune(&data, epochs, lr, limit, &out, svg.as_deref(), !free_scale),
+            from_term,
+        }) => run_tune(
+            &data,
+            limit,
+            &out,
+            svg.as_deref(),
+            chariot::tune::TuneConfig {
+                epochs,
+                learning_rate: lr,
+                keep_scale: !free_scale,
+                first_term: from_term,
+            },
+        ),
         Some(Command::Selfplay(args)) => ExitCode::from(chariot::selfplay::cli::main(args)),
         Some(Command::Match(args)) => ExitCode::from(chariot::matches::cli::main(args)),
         Some(Command::Magics { seed }) => {
@@ -301,12 +317,10 @@ fn run_suite(
 
 fn run_tune(
     data: &std::path::Path,
-    epochs: usize,
-    lr: f64,
     limit: Option<usize>,
     out: &std::path::Path,
     svg: Option<&std::path::Path>,
-    keep_scale: bool,
+    cfg: chariot::tune::TuneConfig,
 ) -> ExitCode {
     use chariot::tune;
     let text = match std::fs::read_to_string(data) {
@@ -330,19 +344,25 @@ fn run_tune(
         eprintln!("chariot tune: no usable positions");
         return ExitCode::from(2);
     }
-    let cfg = tune::TuneConfig {
+    let tune::TuneConfig {
         epochs,
         learning_rate: lr,
         keep_scale,
-    };
+        first_term,
+    } = cfg;
     let (weights, k, curve) = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
         eprintln!("epoch {:>5}  loss {:.6}  ({secs:.1} s)", e.epoch, e.loss);
     });
     let command = format!(
-        "chariot tune --data {} --epochs {epochs} --lr {lr}{}{}",
+        "chariot tune --data {} --epochs {epochs} --lr {lr}{}{}{}",
         data.display(),
         limit.map_or(String::new(), |n| format!(" --limit {n}")),
-        if keep_scale { "" } else { " --free-scale" }
+        if keep_scale { "" } else { " --free-scale" },
+        if first_term > 0 {
+            format!(" --from-term {first_term}")
+        } else {
+            String::new()
+        }
     );
     if let Err(e) = std::fs::write(out, tune::weights_file(&weights, &command)) {
         eprintln!("chariot tune: cannot write {}: {e}", out.display());

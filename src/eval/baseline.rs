@@ -109,5 +109,15 @@ pub fn weights() -> Weights {
     // A general without its advisors is open to attack.
     w.terms[Weights::MISSING_ADVISOR] = (-15, -5);
     w.terms[Weights::TEMPO] = (10, 5);
+    // King safety: attacks on the enemy palace, more when several pieces join in and when
+    // the defenders are gone; x-ray lines on the general threaten discovered checks.
+    w.terms[Weights::PALACE_ROOK] = (10, 5);
+    w.terms[Weights::PALACE_HORSE] = (15, 8);
+    w.terms[Weights::PALACE_CANNON] = (10, 5);
+    w.terms[Weights::PALACE_ATTACKERS_SQ] = (8, 4);
+    w.terms[Weights::ATTACK_X_MISSING_DEFENDERS] = (8, 6);
+    w.terms[Weights::CANNON_XRAY_KING] = (20, 5);
+    w.terms[Weights::ROOK_XRAY_KING] = (20, 10);
+    w.terms[Weights::MISSING_ELEPHANT] = (-20, -10);
     w
 }

@@ -17,7 +17,7 @@ use crate::position::Position;
 use crate::types::{Bitboard, Color, Piece, PieceKind, Square};
 
 /// Number of weighted terms.
-pub const TERM_COUNT: usize = 644;
+pub const TERM_COUNT: usize = 652;
 /// Game phase of the full board; a bare board is 0 (pure endgame).
 pub const MAX_PHASE: i32 = 48;
 /// Phase contribution of each kind (chariot 6, horse 3, cannon 3).
@@ -46,6 +46,26 @@ impl Weights {
     pub const MISSING_ADVISOR: usize = 642;
     /// Side to move (+1 Red, −1 Black).
     pub const TEMPO: usize = 643;
+    /// Points of the enemy palace a chariot attacks (king safety: the attack terms below
+    /// count what the attackers reach in the nine points the general cannot leave).
+    pub const PALACE_ROOK: usize = 644;
+    /// Points of the enemy palace a horse attacks (its leg empty).
+    pub const PALACE_HORSE: usize = 645;
+    /// Points of the enemy palace a cannon attacks (beyond exactly one screen).
+    pub const PALACE_CANNON: usize = 646;
+    /// The square of the number of chariots, horses and cannons attacking the enemy palace
+    /// (at most 4 counted): attackers together are worth more than apart.
+    pub const PALACE_ATTACKERS_SQ: usize = 647;
+    /// Palace attackers (at most 4) times the enemy's missing advisors and elephants.
+    pub const ATTACK_X_MISSING_DEFENDERS: usize = 648;
+    /// A cannon on the enemy general's rank or file with exactly two pieces between: moving
+    /// one of them away gives check.
+    pub const CANNON_XRAY_KING: usize = 649;
+    /// A chariot on the enemy general's rank or file with exactly one piece between: that
+    /// piece is pinned, or moving it (if ours) gives check.
+    pub const ROOK_XRAY_KING: usize = 650;
+    /// Elephants missing (2 minus the count).
+    pub const MISSING_ELEPHANT: usize = 651;
 
     /// Index of the piece-square term of `kind` on `sq` (seen from Red; Black is mirrored).
     pub const fn psqt(kind: PieceKind, sq: usize) -> usize {
@@ -71,7 +91,15 @@ impl Weights {
             Self::HOLLOW_CANNON => "hollow cannon".into(),
             Self::ATTACKER_CROSSED => "attacker crossed".into(),
             Self::MISSING_ADVISOR => "missing advisor".into(),
-            _ => "tempo".into(),
+            Self::TEMPO => "tempo".into(),
+            Self::PALACE_ROOK => "palace attack R".into(),
+            Self::PALACE_HORSE => "palace attack N".into(),
+            Self::PALACE_CANNON => "palace attack C".into(),
+            Self::PALACE_ATTACKERS_SQ => "palace attackers^2".into(),
+            Self::ATTACK_X_MISSING_DEFENDERS => "attack x no defence".into(),
+            Self::CANNON_XRAY_KING => "x-ray C to general".into(),
+            Self::ROOK_XRAY_KING => "x-ray R to general".into(),
+            _ => "missing elephant".into(),
         }
     }
 }
@@ -129,24 +157,43 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
         let enemy_pawn_attacks = t.pawns_attacks(them, pos.pieces_of(them, PieceKind::Pawn));
         let not_own = !pos.pieces(color);
         let eksq = pos.king_square(them);
+        let palace = Bitboard::palace(them);
+        let king_lines = t.cross(eksq);
+        let mut palace_attackers = 0;
         let mut add = |term: usize, n: i32| counts[term - Weights::MOBILITY_ROOK] += sign * n;
         for sq in pos.pieces_of(color, PieceKind::Rook) {
-            add(
-                Weights::MOBILITY_ROOK,
-                (t.rook(sq, occ) & not_own).count() as i32,
-            );
+            let att = t.rook(sq, occ);
+            add(Weights::MOBILITY_ROOK, (att & not_own).count() as i32);
+            let on_palace = (att & palace).count() as i32;
+            add(Weights::PALACE_ROOK, on_palace);
+            palace_attackers += (on_palace > 0) as i32;
+            if king_lines.has(sq) && (t.between(sq, eksq) & occ).count() == 1 {
+                add(Weights::ROOK_XRAY_KING, 1);
+            }
         }
         for sq in pos.pieces_of(color, PieceKind::Horse) {
-            let safe = t.horse(sq, occ) & not_own & !enemy_pawn_attacks;
+            let att = t.horse(sq, occ);
+            let safe = att & not_own & !enemy_pawn_attacks;
             add(Weights::MOBILITY_HORSE, safe.count() as i32);
+            let on_palace = (att & palace).count() as i32;
+            add(Weights::PALACE_HORSE, on_palace);
+            palace_attackers += (on_palace > 0) as i32;
         }
         for sq in pos.pieces_of(color, PieceKind::Cannon) {
-            add(
-                Weights::MOBILITY_CANNON,
-                (t.rook(sq, occ) - occ).count() as i32,
-            );
-            if sq.file() == eksq.file() && (t.between(sq, eksq) & occ).is_empty() {
-                add(Weights::HOLLOW_CANNON, 1);
+            let (rook, _) = t.rook_and_cannon(sq, occ);
+            add(Weights::MOBILITY_CANNON, (rook - occ).count() as i32);
+            // What the cannon attacks: beyond the first piece of each ray (its screen), up to
+            // and including the next one.
+            let beyond = t.rook(sq, occ - (rook & occ)) - rook;
+            let on_palace = (beyond & palace).count() as i32;
+            add(Weights::PALACE_CANNON, on_palace);
+            palace_attackers += (on_palace > 0) as i32;
+            if king_lines.has(sq) {
+                match (t.between(sq, eksq) & occ).count() {
+                    0 if sq.file() == eksq.file() => add(Weights::HOLLOW_CANNON, 1),
+                    2 => add(Weights::CANNON_XRAY_KING, 1),
+                    _ => {}
+                }
             }
         }
         let attackers = pos.pieces(color)
@@ -161,6 +208,16 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
             Weights::MISSING_ADVISOR,
             2 - pos.pieces_of(color, PieceKind::Advisor).count() as i32,
         );
+        add(
+            Weights::MISSING_ELEPHANT,
+            2 - pos.pieces_of(color, PieceKind::Elephant).count() as i32,
+        );
+        let n = palace_attackers.min(4);
+        add(Weights::PALACE_ATTACKERS_SQ, n * n);
+        let missing_defenders = 4
+            - pos.pieces_of(them, PieceKind::Advisor).count() as i32
+            - pos.pieces_of(them, PieceKind::Elephant).count() as i32;
+        add(Weights::ATTACK_X_MISSING_DEFENDERS, n * missing_defenders);
     }
     counts[Weights::TEMPO - Weights::MOBILITY_ROOK] = if pos.side_to_move() == Color::Red {
         1
@@ -351,6 +408,49 @@ mod tests {
                 -red_view
             };
             assert_eq!(stm, evaluate(&p), "{}", p.fen());
+        }
+    }
+
+    fn feature(pos: &Position, term: usize) -> i32 {
+        trace(pos)
+            .features
+            .iter()
+            .find(|f| f.0 as usize == term)
+            .map_or(0, |f| f.1 as i32)
+    }
+
+    #[test]
+    fn king_safety_terms_count_attacks_on_the_palace() {
+        // Red: chariot e5 below Black's elephant e7 (the chariot reaches one palace point,
+        // e7, and x-rays the general e9 through it); cannon f2 with the soldier f5 as screen
+        // reaches f6-f9, three palace points (the ray stops at the advisor f9). Black keeps
+        // both advisors and one elephant, and has no attacker.
+        let p = Position::from_fen("3aka3/9/4b4/9/4RP3/9/9/5C3/9/4K4 w - - 0 1").unwrap();
+        assert_eq!(feature(&p, Weights::PALACE_ROOK), 1);
+        assert_eq!(feature(&p, Weights::ROOK_XRAY_KING), 1);
+        assert_eq!(feature(&p, Weights::PALACE_CANNON), 3);
+        assert_eq!(feature(&p, Weights::CANNON_XRAY_KING), 0);
+        assert_eq!(feature(&p, Weights::HOLLOW_CANNON), 0);
+        // Two attackers: 2² = 4, and 2 times Black's one missing defender.
+        assert_eq!(feature(&p, Weights::PALACE_ATTACKERS_SQ), 4);
+        assert_eq!(feature(&p, Weights::ATTACK_X_MISSING_DEFENDERS), 2);
+        // Red misses both elephants, Black one.
+        assert_eq!(feature(&p, Weights::MISSING_ELEPHANT), 1);
+        // The cannon on the general's file behind two pieces (e5, e7) is an x-ray, not hollow.
+        let x = Position::from_fen("3aka3/9/4b4/9/4R4/9/9/4C4/9/3K5 w - - 0 1").unwrap();
+        assert_eq!(feature(&x, Weights::CANNON_XRAY_KING), 1);
+        assert_eq!(feature(&x, Weights::HOLLOW_CANNON), 0);
+        // Colours swapped and the board mirrored: the opposite counts.
+        let m = Position::from_fen("4k4/9/5c3/9/9/4rp3/9/4B4/9/3AKA3 b - - 0 1").unwrap();
+        for term in Weights::MOBILITY_ROOK..TERM_COUNT {
+            if term != Weights::TEMPO {
+                assert_eq!(
+                    feature(&m, term),
+                    -feature(&p, term),
+                    "{}",
+                    Weights::name(term)
+                );
+            }
         }
     }
 }

@@ -92,6 +92,14 @@ const TERMS: [(i32, i32); TERM_COUNT] = [
     (107, 68), // attacker crossed
     (-47, 28), // missing advisor
     (5, 0), // tempo
+    (0, 0), // palace attack R
+    (0, 0), // palace attack N
+    (0, 0), // palace attack C
+    (0, 0), // palace attackers^2
+    (0, 0), // attack x no defence
+    (0, 0), // x-ray C to general
+    (0, 0), // x-ray R to general
+    (0, 0), // missing elephant
 ];
 
 /// The weights the engine evaluates with.
