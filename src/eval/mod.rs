@@ -183,11 +183,13 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
             let (rook, _) = t.rook_and_cannon(sq, occ);
             add(Weights::MOBILITY_CANNON, (rook - occ).count() as i32);
             // What the cannon attacks: beyond the first piece of each ray (its screen), up to
-            // and including the next one.
-            let beyond = t.rook(sq, occ - (rook & occ)) - rook;
-            let on_palace = (beyond & palace).count() as i32;
-            add(Weights::PALACE_CANNON, on_palace);
-            palace_attackers += (on_palace > 0) as i32;
+            // and including the next one. Only looked up from a line through the palace.
+            if (t.cross(sq) & palace).any() {
+                let beyond = t.rook(sq, occ - (rook & occ)) - rook;
+                let on_palace = (beyond & palace).count() as i32;
+                add(Weights::PALACE_CANNON, on_palace);
+                palace_attackers += (on_palace > 0) as i32;
+            }
             if king_lines.has(sq) {
                 match (t.between(sq, eksq) & occ).count() {
                     0 if sq.file() == eksq.file() => add(Weights::HOLLOW_CANNON, 1),
