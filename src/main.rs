@@ -344,22 +344,18 @@ fn run_tune(
         eprintln!("chariot tune: no usable positions");
         return ExitCode::from(2);
     }
-    let tune::TuneConfig {
-        epochs,
-        learning_rate: lr,
-        keep_scale,
-        first_term,
-    } = cfg;
     let (weights, k, curve) = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
         eprintln!("epoch {:>5}  loss {:.6}  ({secs:.1} s)", e.epoch, e.loss);
     });
     let command = format!(
-        "chariot tune --data {} --epochs {epochs} --lr {lr}{}{}{}",
+        "chariot tune --data {} --epochs {} --lr {}{}{}{}",
         data.display(),
+        cfg.epochs,
+        cfg.learning_rate,
         limit.map_or(String::new(), |n| format!(" --limit {n}")),
-        if keep_scale { "" } else { " --free-scale" },
-        if first_term > 0 {
-            format!(" --from-term {first_term}")
+        if cfg.keep_scale { "" } else { " --free-scale" },
+        if cfg.first_term > 0 {
+            format!(" --from-term {}", cfg.first_term)
         } else {
             String::new()
         }

@@ -180,7 +180,7 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
             palace_attackers += (on_palace > 0) as i32;
         }
         for sq in pos.pieces_of(color, PieceKind::Cannon) {
-            let (rook, _) = t.rook_and_cannon(sq, occ);
+            let rook = t.rook(sq, occ);
             add(Weights::MOBILITY_CANNON, (rook - occ).count() as i32);
             // What the cannon attacks: beyond the first piece of each ray (its screen), up to
             // and including the next one. Only looked up from a line through the palace.
