@@ -637,6 +637,12 @@ impl Worker {
         if let Some(key) = self.pos.try_key_after(tt_move) {
             shared.tt.prefetch(key);
         }
+        // Likewise the null move's child, for nodes that may try one (see below).
+        if !PV && !in_check && depth >= 3 && excluded.is_null() {
+            shared
+                .tt
+                .prefetch(self.pos.key() ^ crate::position::zobrist::SIDE);
+        }
 
         // Static evaluation.
         let static_eval = if in_check {
@@ -691,9 +697,6 @@ impl Worker {
             {
                 let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
                 self.stack[ply].moved = None;
-                shared
-                    .tt
-                    .prefetch(self.pos.key() ^ crate::position::zobrist::SIDE);
                 self.pos.make_null_move();
                 let score =
                     -self.search::<false>(shared, -beta, -beta + 1, depth - r, !cut_node, ply + 1);
@@ -744,8 +747,6 @@ impl Worker {
             if mv == excluded {
                 continue;
             }
-            let child_key = self.pos.key_after(mv);
-            shared.tt.prefetch(child_key);
             move_count += 1;
             let capture = self.pos.is_capture(mv);
             let piece = self.pos.piece_at(mv.from()).expect("own piece");
@@ -753,6 +754,24 @@ impl Worker {
             let killer = mv == self.stack[ply].killers[0]
                 || mv == self.stack[ply].killers[1]
                 || mv == counter;
+            let r_base = reduction(depth, move_count);
+
+            // Shallow-depth pruning. Late-move and futility pruning come before the history
+            // lookups and the child's key, which a pruned move does not need.
+            let prunable = best_score > -MATE_BOUND && !in_check;
+            let lmr_depth = (depth - 1 - r_base).max(0);
+            if prunable && !capture && !gives_check {
+                if move_count >= lmp_threshold(depth, improving) {
+                    picker.skip_quiets = true;
+                    continue;
+                }
+                if lmr_depth < FUTILITY_MAX_DEPTH
+                    && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                    && !killer
+                {
+                    continue;
+                }
+            }
             let hist_score = if capture {
                 0
             } else {
@@ -760,22 +779,8 @@ impl Worker {
                     + self.hist.continuation(cont[0], piece, mv)
                     + self.hist.continuation(cont[1], piece, mv)
             };
-            let r_base = reduction(depth, move_count);
-
-            // Shallow-depth pruning.
-            if best_score > -MATE_BOUND && !in_check {
-                let lmr_depth = (depth - 1 - r_base).max(0);
+            if prunable {
                 if !capture && !gives_check {
-                    if move_count >= lmp_threshold(depth, improving) {
-                        picker.skip_quiets = true;
-                        continue;
-                    }
-                    if lmr_depth < FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
-                        && !killer
-                    {
-                        continue;
-                    }
                     if lmr_depth < 8 && hist_score < -HISTORY_PRUNE * depth {
                         continue;
                     }
@@ -788,6 +793,14 @@ impl Worker {
                 {
                     continue;
                 }
+            }
+
+            let child_key = self.pos.key_after(mv);
+            shared.tt.prefetch(child_key);
+            // And the cluster of the move the picker holds next, which then has this move's
+            // whole subtree to arrive instead of only the make before the child's probe.
+            if let Some(next) = picker.remaining().next() {
+                shared.tt.prefetch(self.pos.key_after(next));
             }
 
             // Extensions. Singular: the TT move is much better than every other move (a
@@ -1070,6 +1083,8 @@ impl Worker {
                 for m in picker.remaining().take(QS_PREFETCH) {
                     shared.tt.prefetch(self.pos.key_after(m));
                 }
+            } else if let Some(m) = picker.remaining().nth(QS_PREFETCH - 1) {
+                shared.tt.prefetch(self.pos.key_after(m));
             }
             let mut gives_check = None;
             if !in_check {
