@@ -148,79 +148,9 @@ trait TermSink {
 /// The terms computed at evaluation time (everything but material and PST).
 #[inline(always)]
 fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
-    let t = tables();
-    let occ = pos.occupied();
     let mut counts = [0i32; TERM_COUNT - Weights::MOBILITY_ROOK];
-    for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
-        let them = !color;
-        let enemy_pawn_attacks = t.pawns_attacks(them, pos.pieces_of(them, PieceKind::Pawn));
-        let not_own = !pos.pieces(color);
-        let eksq = pos.king_square(them);
-        let palace = Bitboard::palace(them);
-        let king_lines = t.cross(eksq);
-        let mut palace_attackers = 0;
-        let mut add = |term: usize, n: i32| counts[term - Weights::MOBILITY_ROOK] += sign * n;
-        for sq in pos.pieces_of(color, PieceKind::Rook) {
-            let att = t.rook(sq, occ);
-            add(Weights::MOBILITY_ROOK, (att & not_own).count() as i32);
-            let on_palace = (att & palace).count() as i32;
-            add(Weights::PALACE_ROOK, on_palace);
-            palace_attackers += (on_palace > 0) as i32;
-            if king_lines.has(sq) && (t.between(sq, eksq) & occ).count() == 1 {
-                add(Weights::ROOK_XRAY_KING, 1);
-            }
-        }
-        for sq in pos.pieces_of(color, PieceKind::Horse) {
-            let att = t.horse(sq, occ);
-            let safe = att & not_own & !enemy_pawn_attacks;
-            add(Weights::MOBILITY_HORSE, safe.count() as i32);
-            let on_palace = (att & palace).count() as i32;
-            add(Weights::PALACE_HORSE, on_palace);
-            palace_attackers += (on_palace > 0) as i32;
-        }
-        for sq in pos.pieces_of(color, PieceKind::Cannon) {
-            let rook = t.rook(sq, occ);
-            add(Weights::MOBILITY_CANNON, (rook - occ).count() as i32);
-            // What the cannon attacks: beyond the first piece of each ray (its screen), up to
-            // and including the next one. Only looked up from a line through the palace.
-            if (t.cross(sq) & palace).any() {
-                let beyond = t.rook(sq, occ - (rook & occ)) - rook;
-                let on_palace = (beyond & palace).count() as i32;
-                add(Weights::PALACE_CANNON, on_palace);
-                palace_attackers += (on_palace > 0) as i32;
-            }
-            if king_lines.has(sq) {
-                match (t.between(sq, eksq) & occ).count() {
-                    0 if sq.file() == eksq.file() => add(Weights::HOLLOW_CANNON, 1),
-                    2 => add(Weights::CANNON_XRAY_KING, 1),
-                    _ => {}
-                }
-            }
-        }
-        let attackers = pos.pieces(color)
-            & (pos.kind(PieceKind::Rook)
-                | pos.kind(PieceKind::Horse)
-                | pos.kind(PieceKind::Cannon));
-        add(
-            Weights::ATTACKER_CROSSED,
-            (attackers & Bitboard::half(them)).count() as i32,
-        );
-        add(
-            Weights::MISSING_ADVISOR,
-            2 - pos.pieces_of(color, PieceKind::Advisor).count() as i32,
-        );
-        add(
-            Weights::MISSING_ELEPHANT,
-            2 - pos.pieces_of(color, PieceKind::Elephant).count() as i32,
-        );
-        let n = palace_attackers.min(4);
-        add(Weights::PALACE_ATTACKERS_SQ, n * n);
-        let missing_defenders = 4
-            - pos.pieces_of(them, PieceKind::Advisor).count() as i32
-            - pos.pieces_of(them, PieceKind::Elephant).count() as i32;
-        add(Weights::ATTACK_X_MISSING_DEFENDERS, n * missing_defenders);
-    }
+    side_terms::<true>(pos, &mut counts);
+    side_terms::<false>(pos, &mut counts);
     counts[Weights::TEMPO - Weights::MOBILITY_ROOK] = if pos.side_to_move() == Color::Red {
         1
     } else {
@@ -229,6 +159,86 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
     for (i, &n) in counts.iter().enumerate() {
         sink.add(Weights::MOBILITY_ROOK + i, n);
     }
+}
+
+/// Adds one side's counts (Red's with `RED`, Black's negated otherwise) to `counts`. The
+/// colour is a constant so that the palace, the river and the soldiers' direction fold into
+/// the code: each palace lies in one 64-bit half of the board, so its counts take one
+/// population count instead of two.
+#[inline(always)]
+fn side_terms<const RED: bool>(pos: &Position, counts: &mut [i32]) {
+    let t = tables();
+    let occ = pos.occupied();
+    let (color, sign) = if RED {
+        (Color::Red, 1)
+    } else {
+        (Color::Black, -1)
+    };
+    let them = !color;
+    let enemy_pawn_attacks = t.pawns_attacks(them, pos.pieces_of(them, PieceKind::Pawn));
+    let not_own = !pos.pieces(color);
+    let eksq = pos.king_square(them);
+    let palace = Bitboard::palace(them);
+    let king_lines = t.cross(eksq);
+    let mut palace_attackers = 0;
+    let mut add = |term: usize, n: i32| counts[term - Weights::MOBILITY_ROOK] += sign * n;
+    for sq in pos.pieces_of(color, PieceKind::Rook) {
+        let att = t.rook(sq, occ);
+        add(Weights::MOBILITY_ROOK, (att & not_own).count() as i32);
+        let on_palace = (att & palace).count() as i32;
+        add(Weights::PALACE_ROOK, on_palace);
+        palace_attackers += (on_palace > 0) as i32;
+        if king_lines.has(sq) && (t.between(sq, eksq) & occ).count() == 1 {
+            add(Weights::ROOK_XRAY_KING, 1);
+        }
+    }
+    for sq in pos.pieces_of(color, PieceKind::Horse) {
+        let att = t.horse(sq, occ);
+        let safe = att & not_own & !enemy_pawn_attacks;
+        add(Weights::MOBILITY_HORSE, safe.count() as i32);
+        let on_palace = (att & palace).count() as i32;
+        add(Weights::PALACE_HORSE, on_palace);
+        palace_attackers += (on_palace > 0) as i32;
+    }
+    for sq in pos.pieces_of(color, PieceKind::Cannon) {
+        let rook = t.rook(sq, occ);
+        add(Weights::MOBILITY_CANNON, (rook - occ).count() as i32);
+        // What the cannon attacks: beyond the first piece of each ray (its screen), up to
+        // and including the next one. Only looked up from a line through the palace.
+        if (t.cross(sq) & palace).any() {
+            let beyond = t.rook(sq, occ - (rook & occ)) - rook;
+            let on_palace = (beyond & palace).count() as i32;
+            add(Weights::PALACE_CANNON, on_palace);
+            palace_attackers += (on_palace > 0) as i32;
+        }
+        if king_lines.has(sq) {
+            match (t.between(sq, eksq) & occ).count() {
+                0 if sq.file() == eksq.file() => add(Weights::HOLLOW_CANNON, 1),
+                2 => add(Weights::CANNON_XRAY_KING, 1),
+                _ => {}
+            }
+        }
+    }
+    let attackers = pos.pieces(color)
+        & (pos.kind(PieceKind::Rook) | pos.kind(PieceKind::Horse) | pos.kind(PieceKind::Cannon));
+    add(
+        Weights::ATTACKER_CROSSED,
+        (attackers & Bitboard::half(them)).count() as i32,
+    );
+    add(
+        Weights::MISSING_ADVISOR,
+        2 - pos.pieces_of(color, PieceKind::Advisor).count() as i32,
+    );
+    add(
+        Weights::MISSING_ELEPHANT,
+        2 - pos.pieces_of(color, PieceKind::Elephant).count() as i32,
+    );
+    let n = palace_attackers.min(4);
+    add(Weights::PALACE_ATTACKERS_SQ, n * n);
+    let missing_defenders = 4
+        - pos.pieces_of(them, PieceKind::Advisor).count() as i32
+        - pos.pieces_of(them, PieceKind::Elephant).count() as i32;
+    add(Weights::ATTACK_X_MISSING_DEFENDERS, n * missing_defenders);
 }
 
 struct ScoreSink<'a> {
