@@ -108,7 +108,10 @@ impl Piece {
     pub const fn kind(self) -> PieceKind {
         // A compare and a subtraction instead of `% 7` (a multiply and shifts).
         let k = if self.0 >= 7 { self.0 - 7 } else { self.0 };
-        PieceKind::ALL[k as usize]
+        // SAFETY: a `Piece` holds 0–13 (made only by `new` and the checked `from_index`),
+        // so `k` is 0–6, a discriminant of the `repr(u8)` enum `PieceKind`. (Indexing
+        // `PieceKind::ALL` instead costs a load and a bounds check on the hottest path.)
+        unsafe { std::mem::transmute::<u8, PieceKind>(k) }
     }
 
     /// Index 0–13 for per-piece tables.
@@ -120,7 +123,7 @@ impl Piece {
     /// The piece with index `i` (0–13).
     #[inline(always)]
     pub const fn from_index(i: usize) -> Piece {
-        debug_assert!(i < 14);
+        assert!(i < 14, "piece index out of range");
         Piece(i as u8)
     }
 
