@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use chariot::movegen::legal_moves;
 use chariot::position::Position;
+use chariot::rules::MoveCountRule;
 use chariot::search::limits::Limits;
 use chariot::search::report::{Score, SearchResult};
 use chariot::threads::{Engine, EngineOptions, SilentReporter};
@@ -244,4 +245,27 @@ fn bench_is_deterministic_single_threaded() {
     let b = chariot::bench::run(10, 1, 8, |_, _, _, _| {});
     assert_eq!(a.nodes, b.nodes);
     assert!(a.total > 0);
+}
+
+/// Red is a chariot up with 119 plies since the last capture and no capture, mate or stalemate
+/// in one: under the official 60-move rule every move draws, including the crossed soldier's,
+/// which resets the CXQ progress count but not the count of plies without a capture.
+#[test]
+fn sixty_move_rule_counts_plies_without_capture_in_search() {
+    let pos = Position::from_fen("4k4/9/9/6P2/9/9/9/9/R8/3K5 w - - 119 1").unwrap();
+    let score_under = |rule| {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 8,
+            ..EngineOptions::default()
+        });
+        engine.set_move_rule(rule);
+        engine
+            .search(&pos, depth(4), Arc::new(SilentReporter))
+            .score
+    };
+    assert_eq!(score_under(MoveCountRule::Sixty), Score::Cp(0));
+    match score_under(MoveCountRule::None) {
+        Score::Cp(cp) => assert!(cp > 300, "{cp}"),
+        Score::Mate(n) => assert!(n > 0, "mate {n}"),
+    }
 }

@@ -203,6 +203,7 @@ impl Position {
 
         pos.side = side;
         pos.progress = halfmove.min(u16::MAX as u32) as u16;
+        pos.since_capture = pos.progress;
         pos.ply = (fullmove.max(1) - 1)
             .saturating_mul(2)
             .saturating_add(side.index() as u32)

@@ -21,6 +21,7 @@ struct State {
     captured: Option<Piece>,
     key: u64,
     progress: u16,
+    since_capture: u16,
     checkers: Bitboard,
     psq: (i32, i32),
     phase: i32,
@@ -35,6 +36,7 @@ pub struct Position {
     side: Color,
     key: u64,
     progress: u16,
+    since_capture: u16,
     ply: u32,
     checkers: Bitboard,
     psq: (i32, i32),
@@ -51,6 +53,7 @@ impl Position {
             side: Color::Red,
             key: 0,
             progress: 0,
+            since_capture: 0,
             ply: 0,
             checkers: Bitboard::EMPTY,
             psq: (0, 0),
@@ -140,6 +143,13 @@ impl Position {
     #[inline(always)]
     pub fn progress_plies(&self) -> u32 {
         self.progress as u32
+    }
+
+    /// Plies since the last capture (what the official 60-move rule counts); loaded from the
+    /// FEN half-move field like [`Self::progress_plies`], which a FEN cannot tell apart.
+    #[inline(always)]
+    pub fn capture_plies(&self) -> u32 {
+        self.since_capture as u32
     }
 
     /// Plies since the start of the game (`2 * (fullmove - 1) + (side == Black)` from a FEN).
@@ -260,6 +270,7 @@ impl Position {
             captured,
             key: self.key,
             progress: self.progress,
+            since_capture: self.since_capture,
             checkers: self.checkers,
             psq: self.psq,
             phase: self.phase,
@@ -275,13 +286,17 @@ impl Position {
             self.by_color[them.index()].clear(to);
             self.by_kind[cap.kind().index()].clear(to);
             self.progress = 0;
+            self.since_capture = 0;
             let (cm, ce) = psq[cap.index()][to.index()];
             self.psq = (self.psq.0 - cm, self.psq.1 - ce);
             self.phase -= PHASE_WEIGHT[cap.kind().index()];
-        } else if piece.kind() == PieceKind::Pawn && !from.rank().is_own_half(us) {
-            self.progress = 0;
         } else {
-            self.progress = self.progress.saturating_add(1);
+            self.since_capture = self.since_capture.saturating_add(1);
+            if piece.kind() == PieceKind::Pawn && !from.rank().is_own_half(us) {
+                self.progress = 0;
+            } else {
+                self.progress = self.progress.saturating_add(1);
+            }
         }
         self.by_color[us.index()] ^= from_to;
         self.by_kind[piece.kind().index()] ^= from_to;
@@ -324,6 +339,7 @@ impl Position {
         self.ply -= 1;
         self.key = state.key;
         self.progress = state.progress;
+        self.since_capture = state.since_capture;
         self.checkers = state.checkers;
         self.psq = state.psq;
         self.phase = state.phase;
@@ -337,6 +353,7 @@ impl Position {
             captured: None,
             key: self.key,
             progress: self.progress,
+            since_capture: self.since_capture,
             checkers: self.checkers,
             psq: self.psq,
             phase: self.phase,
@@ -345,6 +362,7 @@ impl Position {
         self.side = !self.side;
         self.ply += 1;
         self.progress = self.progress.saturating_add(1);
+        self.since_capture = self.since_capture.saturating_add(1);
         self.checkers = Bitboard::EMPTY;
     }
 
@@ -359,6 +377,7 @@ impl Position {
         self.ply -= 1;
         self.key = state.key;
         self.progress = state.progress;
+        self.since_capture = state.since_capture;
         self.checkers = state.checkers;
     }
 
@@ -369,7 +388,8 @@ impl Position {
 }
 
 impl PartialEq for Position {
-    /// Same placement, side, counters and key; the undo history is not compared.
+    /// Same placement, side, counters and key; the undo history is not compared, nor the
+    /// plies since a capture, which a FEN does not hold apart from the progress count.
     fn eq(&self, other: &Position) -> bool {
         self.board == other.board
             && self.by_color == other.by_color
@@ -413,5 +433,30 @@ impl fmt::Display for Position {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self.fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capture_plies_count_only_captures_and_unmake_restores_them() {
+        let mut p = Position::from_fen("4k4/9/9/6P2/p8/9/9/9/R8/3K5 w - - 10 1").unwrap();
+        assert_eq!((p.progress_plies(), p.capture_plies()), (10, 10));
+        // A crossed soldier's move is progress but no capture.
+        p.make_move("g6g7".parse().unwrap());
+        assert_eq!((p.progress_plies(), p.capture_plies()), (0, 11));
+        p.make_move("e9e8".parse().unwrap());
+        assert_eq!((p.progress_plies(), p.capture_plies()), (1, 12));
+        p.make_null_move();
+        assert_eq!((p.progress_plies(), p.capture_plies()), (2, 13));
+        p.unmake_null_move();
+        p.make_move("a1a5".parse().unwrap());
+        assert_eq!((p.progress_plies(), p.capture_plies()), (0, 0));
+        p.unmake_move();
+        p.unmake_move();
+        p.unmake_move();
+        assert_eq!((p.progress_plies(), p.capture_plies()), (10, 10));
     }
 }

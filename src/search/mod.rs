@@ -548,12 +548,19 @@ impl Worker {
         }
     }
 
-    /// Whether a move-count draw rule applies at this node.
+    /// Whether a move-count rule draws the game at this node: its count is reached and the
+    /// side to move has a legal move (having none loses first, RULES.md §3, stalemate too).
+    #[inline]
+    fn rule_draw(&self, rule: MoveCountRule) -> bool {
+        self.move_rule_draw(rule) && !legal_moves(&self.pos).is_empty()
+    }
+
+    /// Whether a move-count rule's count is reached at this node.
     #[inline]
     fn move_rule_draw(&self, rule: MoveCountRule) -> bool {
         match rule {
             MoveCountRule::Cxq => self.pos.game_ply() >= 600 || self.pos.progress_plies() >= 60,
-            MoveCountRule::Sixty => self.pos.progress_plies() >= 120,
+            MoveCountRule::Sixty => self.pos.capture_plies() >= 120,
             MoveCountRule::None => false,
         }
     }
@@ -603,9 +610,7 @@ impl Worker {
         if let Some(s) = self.repetition(ply, &mut alpha, &mut beta, &mut repeated) {
             return s;
         }
-        if self.move_rule_draw(shared.move_rule)
-            && (!in_check || !legal_moves(&self.pos).is_empty())
-        {
+        if self.rule_draw(shared.move_rule) {
             return DRAW;
         }
         alpha = alpha.max(mated_in(ply));
@@ -1197,4 +1202,25 @@ fn reduction(depth: i32, count: usize) -> i32 {
 #[inline]
 fn lmp_threshold(depth: i32, improving: bool) -> usize {
     ((3 + depth * depth) / (2 - improving as i32)) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stalemate_loses_before_a_move_count_rule_draws() {
+        // Black's general e9 has no move (the chariot a8 holds rank 8, the horse c7 d9, the
+        // general f0 the f-file) and is not in check; 60 plies without progress.
+        let mut w = Worker::new(0);
+        w.pos = Position::from_fen("4k4/R8/2N6/9/9/9/9/9/9/5K3 b - - 60 1").unwrap();
+        assert!(!w.pos.in_check());
+        assert!(legal_moves(&w.pos).is_empty());
+        assert!(w.move_rule_draw(MoveCountRule::Cxq));
+        assert!(!w.rule_draw(MoveCountRule::Cxq));
+        // Without the horse the general has d9: a draw.
+        w.pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/5K3 b - - 60 1").unwrap();
+        assert!(w.rule_draw(MoveCountRule::Cxq));
+        assert!(!w.rule_draw(MoveCountRule::None));
+    }
 }
