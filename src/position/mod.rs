@@ -145,8 +145,8 @@ impl Position {
         self.progress as u32
     }
 
-    /// Plies since the last capture (what the official 60-move rule counts); loaded from the
-    /// FEN half-move field like [`Self::progress_plies`], which a FEN cannot tell apart.
+    /// Plies since the last capture (what the official 60-move rule counts). A FEN has one
+    /// half-move field for this count and [`Self::progress_plies`]; both start from it.
     #[inline(always)]
     pub fn capture_plies(&self) -> u32 {
         self.since_capture as u32

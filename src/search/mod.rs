@@ -802,8 +802,9 @@ impl Worker {
 
             let child_key = self.pos.key_after(mv);
             shared.tt.prefetch(child_key);
-            // And the cluster of the move the picker holds next, which then has this move's
-            // whole subtree to arrive instead of only the make before the child's probe.
+            // And the cluster of the next move in the picker's list (the next one handed out
+            // where the stage is sorted, a guess where it still selects), which then has this
+            // move's whole subtree to arrive instead of only the make before the child's probe.
             if let Some(next) = picker.remaining().next() {
                 shared.tt.prefetch(self.pos.key_after(next));
             }
