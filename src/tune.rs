@@ -307,8 +307,9 @@ pub fn weights_file(w: &Weights, command: &str) -> String {
     )
     .unwrap();
     writeln!(s, "use super::{{Weights, TERM_COUNT}};\n").unwrap();
+    writeln!(s, "/// The weights, `(midgame, endgame)` per term.").unwrap();
     writeln!(s, "#[rustfmt::skip]").unwrap();
-    writeln!(s, "const TERMS: [(i32, i32); TERM_COUNT] = [").unwrap();
+    writeln!(s, "pub const TERMS: [(i32, i32); TERM_COUNT] = [").unwrap();
     for kind in PieceKind::ALL {
         writeln!(
             s,

@@ -4,8 +4,9 @@
 
 use super::{Weights, TERM_COUNT};
 
+/// The weights, `(midgame, endgame)` per term.
 #[rustfmt::skip]
-const TERMS: [(i32, i32); TERM_COUNT] = [
+pub const TERMS: [(i32, i32); TERM_COUNT] = [
     // piece-square R (rank 0 first, files a-i)
     (132, 6), (194, 78), (194, 138), (220, 60), (-324, 233), (220, 60), (194, 138), (194, 78), (132, 6),
     (137, 134), (168, 88), (134, 173), (187, 128), (113, 164), (187, 128), (134, 173), (168, 88), (137, 134),

@@ -11,7 +11,7 @@ use std::fmt;
 pub use check::PinInfo;
 pub use fen::{reachable, FenError, START_FEN};
 
-use crate::eval::{eval_tables, PHASE_WEIGHT};
+use crate::eval::{MgEg, PHASE_WEIGHT, PSQ};
 use crate::types::{Bitboard, Color, Move, Piece, PieceKind, Square};
 
 /// What `make_move` must remember to undo a move.
@@ -23,7 +23,7 @@ struct State {
     progress: u16,
     since_capture: u16,
     checkers: Bitboard,
-    psq: (i32, i32),
+    psq: MgEg,
     phase: i32,
 }
 
@@ -39,7 +39,7 @@ pub struct Position {
     since_capture: u16,
     ply: u32,
     checkers: Bitboard,
-    psq: (i32, i32),
+    psq: MgEg,
     phase: i32,
     states: Vec<State>,
 }
@@ -56,7 +56,7 @@ impl Position {
             since_capture: 0,
             ply: 0,
             checkers: Bitboard::EMPTY,
-            psq: (0, 0),
+            psq: MgEg::ZERO,
             phase: 0,
             states: Vec::with_capacity(256),
         }
@@ -73,14 +73,13 @@ impl Position {
         self.by_color[piece.color().index()].set(sq);
         self.by_kind[piece.kind().index()].set(sq);
         self.key ^= zobrist::piece_square(piece, sq);
-        let (mg, eg) = eval_tables().psq[piece.index()][sq.index()];
-        self.psq = (self.psq.0 + mg, self.psq.1 + eg);
+        self.psq += PSQ[piece.index()][sq.index()];
         self.phase += PHASE_WEIGHT[piece.kind().index()];
     }
 
     /// Material + piece-square score `(midgame, endgame)` from Red's view, kept incrementally.
     #[inline(always)]
-    pub fn psq(&self) -> (i32, i32) {
+    pub fn psq(&self) -> MgEg {
         self.psq
     }
 
@@ -276,10 +275,8 @@ impl Position {
             phase: self.phase,
         });
         let (us, them) = (self.side, !self.side);
-        let psq = &eval_tables().psq;
-        let (fm, fe) = psq[piece.index()][from.index()];
-        let (tm, te) = psq[piece.index()][to.index()];
-        self.psq = (self.psq.0 - fm + tm, self.psq.1 - fe + te);
+        let psq = &PSQ[piece.index()];
+        self.psq += psq[to.index()] - psq[from.index()];
         let from_to = Bitboard::from(from) | Bitboard::from(to);
         if let Some(cap) = captured {
             debug_assert_ne!(cap.kind(), PieceKind::King);
@@ -287,8 +284,7 @@ impl Position {
             self.by_kind[cap.kind().index()].clear(to);
             self.progress = 0;
             self.since_capture = 0;
-            let (cm, ce) = psq[cap.index()][to.index()];
-            self.psq = (self.psq.0 - cm, self.psq.1 - ce);
+            self.psq -= PSQ[cap.index()][to.index()];
             self.phase -= PHASE_WEIGHT[cap.kind().index()];
         } else {
             self.since_capture = self.since_capture.saturating_add(1);
