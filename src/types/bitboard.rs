@@ -94,7 +94,14 @@ impl Bitboard {
     /// Whether `sq` is a member.
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+        // One 64-bit word and one shift, not a 128-bit shift.
+        let i = sq.index();
+        let word = if i < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
+        word >> (i & 63) & 1 != 0
     }
 
     /// Whether the set is empty.
