@@ -1082,8 +1082,6 @@ impl Worker {
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
-            let child_key = self.pos.key_after(mv);
-            shared.tt.prefetch(child_key);
             move_count += 1;
             if move_count == 1 && !in_check {
                 for m in picker.remaining().take(QS_PREFETCH) {
@@ -1113,6 +1111,9 @@ impl Worker {
                 // Enough evasions tried: the rest are quiet and late.
                 continue;
             }
+            // Keyed only now: a pruned move needs no key (its cluster is fetched ahead).
+            let child_key = self.pos.key_after(mv);
+            shared.tt.prefetch(child_key);
             let piece = self.pos.piece_at(mv.from()).expect("own piece");
             self.stack[ply].moved = Some((piece, mv.to()));
             self.make(mv, child_key, gives_check);
