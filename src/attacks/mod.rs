@@ -39,6 +39,7 @@ pub struct Tables {
     line: Vec<Bitboard>,
     cross: [Bitboard; 90],
     horse_reach: [Bitboard; 90],
+    uncovering: [Bitboard; 90],
 }
 
 static TABLES: Lazy<Tables> = Lazy::new(Tables::build);
@@ -229,14 +230,22 @@ impl Tables {
 
         let mut cross = [Bitboard::EMPTY; 90];
         let mut horse_reach = [Bitboard::EMPTY; 90];
+        let mut uncovering = [Bitboard::EMPTY; 90];
         for sq in Square::all() {
             cross[sq.index()] = reference::rook(sq, Bitboard::EMPTY);
             horse_reach[sq.index()] = reference::horse_attackers(sq, Bitboard::EMPTY);
+            uncovering[sq.index()] = cross[sq.index()];
+            for (df, dr) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+                if let Some(leg) = sq.offset(df, dr) {
+                    uncovering[sq.index()].set(leg);
+                }
+            }
         }
 
         Tables {
             cross,
             horse_reach,
+            uncovering,
             slider_magic,
             slider,
             horse_magic,
@@ -356,6 +365,13 @@ impl Tables {
     #[inline(always)]
     pub fn cross(&self, sq: Square) -> Bitboard {
         self.cross[sq.index()]
+    }
+
+    /// Points a piece may leave to uncover an attack on `sq`: its rank and file (a line
+    /// opens, a cannon screen goes) and its four diagonal neighbours (a horse's leg).
+    #[inline(always)]
+    pub fn uncovering(&self, sq: Square) -> Bitboard {
+        self.uncovering[sq.index()]
     }
 
     /// Points from which a horse could attack `sq` were no leg blocked.

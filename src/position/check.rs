@@ -133,37 +133,43 @@ impl Position {
 
     /// Whether the legal move `mv` gives check (attacks the enemy general afterwards),
     /// computed without making it.
+    #[inline(always)]
     pub fn gives_check(&self, mv: Move) -> bool {
         let (from, to) = (mv.from(), mv.to());
-        let us = self.side;
         let t = tables();
-        let eksq = self.king_square(!us);
-        let moved_piece = self
-            .piece_at(from)
-            .expect("gives_check: no piece on the origin");
-        // Quick answer for most moves. A check after the move comes either from the moved
-        // piece, or from a chariot, cannon, horse or general whose attack the move changes:
-        // that takes the origin on the enemy general's rank or file (a line opens, a cannon
-        // loses a screen) or diagonally next to it (a horse's leg opens), or the destination
-        // on that rank or file (a new cannon screen). The moved piece itself needs its
-        // destination on that rank or file (chariot, cannon, general) or on a point from
-        // which a horse or soldier could attack the general.
-        let cross = t.cross(eksq);
-        let k = Bitboard::from(eksq).0;
-        let legs = Bitboard((k << 8 | k << 10 | k >> 8 | k >> 10) & Bitboard::FULL.0);
-        if !(cross | legs).has(from) && !cross.has(to) {
-            let reach = match moved_piece.kind() {
-                PieceKind::Horse => t.horse_reach(eksq),
-                PieceKind::Pawn => t.pawn_attackers(us, eksq),
+        let eksq = self.king_square(!self.side);
+        // Quick answer for most moves, inlined at the call. A check after the move comes
+        // either from the moved piece, or from a chariot, cannon, horse or general whose
+        // attack the move changes: that takes the origin on the enemy general's rank or file
+        // (a line opens, a cannon loses a screen) or diagonally next to it (a horse's leg
+        // opens), or the destination on that rank or file (a new cannon screen). The moved
+        // piece itself needs its destination on that rank or file (chariot, cannon, general)
+        // or on a point from which a horse or soldier could attack the general.
+        if !t.uncovering(eksq).has(from) && !t.cross(eksq).has(to) {
+            let reach = match self.board[from.index()].map(|p| p.kind()) {
+                Some(PieceKind::Horse) => t.horse_reach(eksq),
+                Some(PieceKind::Pawn) => t.pawn_attackers(self.side, eksq),
                 _ => Bitboard::EMPTY,
             };
             if !reach.has(to) {
                 return false;
             }
         }
+        self.gives_check_slow(mv, eksq)
+    }
+
+    /// [`Position::gives_check`] with the attacks on `eksq` computed.
+    #[inline(never)]
+    fn gives_check_slow(&self, mv: Move, eksq: Square) -> bool {
+        let (from, to) = (mv.from(), mv.to());
+        let us = self.side;
+        let t = tables();
+        let moved = self
+            .piece_at(from)
+            .expect("gives_check: no piece on the origin")
+            .kind();
         let from_to = Bitboard::from(from) | Bitboard::from(to);
         let occ = (self.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
-        let moved = moved_piece.kind();
         let ours = self.pieces(us) ^ from_to;
         let of = |kind: PieceKind| {
             let bb = self.kind(kind) & self.pieces(us);
