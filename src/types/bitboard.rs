@@ -131,18 +131,23 @@ impl Bitboard {
     /// The lowest member, if any.
     #[inline(always)]
     pub const fn lsb(self) -> Option<Square> {
-        if self.0 == 0 {
+        let bits = self.0 & ALL_BITS;
+        if bits == 0 {
             None
         } else {
-            Some(Square::from_index(self.0.trailing_zeros() as usize))
+            // SAFETY: the lowest bit of a non-empty subset of the 90 points is below 90.
+            Some(unsafe { Square::from_index_unchecked(bits.trailing_zeros() as usize) })
         }
     }
 
-    /// The lowest member; the set must not be empty (checked in debug builds).
+    /// The lowest member; the set must not be empty (checked in debug builds; an empty set
+    /// gives some square).
     #[inline(always)]
     pub fn lsb_unchecked(self) -> Square {
         debug_assert!(self.any());
-        Square::from_index(self.0.trailing_zeros() as usize)
+        let i = (self.0 & ALL_BITS).trailing_zeros().min(89);
+        // SAFETY: clamped to 89 just above.
+        unsafe { Square::from_index_unchecked(i as usize) }
     }
 
     /// Adds `sq`.
@@ -168,7 +173,7 @@ impl Bitboard {
     pub const fn iter(self) -> BitIter {
         BitIter {
             word: self.0 as u64,
-            next: (self.0 >> 64) as u64,
+            next: ((self.0 & ALL_BITS) >> 64) as u64,
             base: 0,
         }
     }
@@ -237,7 +242,8 @@ impl Bitboard {
 pub struct BitIter {
     /// Bits of the current word not yet returned.
     word: u64,
-    /// The word after it (0 once the high word is current).
+    /// The word after it (0 once the high word is current): bits 64 … 89 only, so that
+    /// every index the iterator yields is a point.
     next: u64,
     /// Index of the current word's bit 0.
     base: u8,
@@ -256,7 +262,11 @@ impl Iterator for BitIter {
             self.next = 0;
             self.base = 64;
         }
-        let sq = Square::from_index(self.base as usize + self.word.trailing_zeros() as usize);
+        // SAFETY: a bit of the low word is below 64; the high word (base 64) holds bits
+        // 64 … 89 only (masked in `iter`).
+        let sq = unsafe {
+            Square::from_index_unchecked(self.base as usize + self.word.trailing_zeros() as usize)
+        };
         self.word &= self.word - 1;
         Some(sq)
     }
@@ -430,5 +440,17 @@ mod tests {
             4
         );
         assert_eq!(Bitboard::palace(Color::Black).count(), 9);
+    }
+
+    #[test]
+    fn bits_beyond_the_board_yield_no_square() {
+        // Only 90 of the 128 bits are points: iteration and `lsb` never return the others.
+        let all = Bitboard(u128::MAX);
+        let squares: Vec<Square> = all.iter().collect();
+        assert_eq!(squares, Square::all().collect::<Vec<_>>());
+        assert_eq!(Bitboard(1 << 100).lsb(), None);
+        assert_eq!(Bitboard(1 << 100 | 1 << 70).lsb().map(Square::index), Some(70));
+        assert_eq!(Bitboard(1 << 100 | 1 << 89).lsb_unchecked().index(), 89);
+        assert_eq!(Bitboard(1 << 127).iter().count(), 0);
     }
 }

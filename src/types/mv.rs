@@ -6,7 +6,8 @@ use std::str::FromStr;
 use super::Square;
 
 /// A move `from → to`, packed as `from | to << 7`. [`Move::NULL`] (`0000`) is the null move.
-/// A move carries no piece information; the position supplies it.
+/// A move carries no piece information; the position supplies it. Both indices are always
+/// below 90: moves are made from squares or checked by [`Move::from_raw`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(u16);
 
@@ -23,13 +24,15 @@ impl Move {
     /// The origin square.
     #[inline(always)]
     pub const fn from(self) -> Square {
-        Square::from_index((self.0 & 0x7f) as usize)
+        // SAFETY: both packed indices are below 90 (see the type's doc).
+        unsafe { Square::from_index_unchecked((self.0 & 0x7f) as usize) }
     }
 
     /// The destination square.
     #[inline(always)]
     pub const fn to(self) -> Square {
-        Square::from_index((self.0 >> 7) as usize)
+        // SAFETY: both packed indices are below 90 (see the type's doc).
+        unsafe { Square::from_index_unchecked((self.0 >> 7) as usize) }
     }
 
     /// Whether this is the null move.

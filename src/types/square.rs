@@ -14,7 +14,8 @@ pub struct File(u8);
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Rank(u8);
 
-/// One of the 90 points, index `9 * rank + file`.
+/// One of the 90 points, index `9 * rank + file`. Every constructor keeps the index below
+/// 90, so tables of 90 entries are indexed without a bounds check (see [`Square::index`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
@@ -95,9 +96,20 @@ impl Square {
         }
     }
 
-    /// The square with index `i`; `i` must be below 90 (checked in debug builds).
+    /// The square with index `i`, which must be below 90 (a panic otherwise: a bug, never a
+    /// consequence of input, which goes through [`Square::new`] or parsing).
     #[inline(always)]
     pub const fn from_index(i: usize) -> Square {
+        assert!(i < 90, "square index out of range");
+        Square(i as u8)
+    }
+
+    /// [`Square::from_index`] without the check.
+    ///
+    /// # Safety
+    /// `i` must be below 90.
+    #[inline(always)]
+    pub const unsafe fn from_index_unchecked(i: usize) -> Square {
         debug_assert!(i < 90);
         Square(i as u8)
     }
@@ -121,6 +133,9 @@ impl Square {
     /// 0 … 89.
     #[inline(always)]
     pub const fn index(self) -> usize {
+        // SAFETY: no constructor makes a square of index 90 or more (`from_index` checks,
+        // the others derive the index from a valid file and rank or square).
+        unsafe { std::hint::assert_unchecked(self.0 < 90) };
         self.0 as usize
     }
 
