@@ -114,9 +114,11 @@ impl Piece {
         unsafe { std::mem::transmute::<u8, PieceKind>(k) }
     }
 
-    /// Index 0–13 for per-piece tables.
+    /// Index 0–13 for per-piece tables (indexed without a bounds check).
     #[inline(always)]
     pub const fn index(self) -> usize {
+        // SAFETY: a `Piece` holds 0–13 (see `kind`).
+        unsafe { std::hint::assert_unchecked(self.0 < 14) };
         self.0 as usize
     }
 
