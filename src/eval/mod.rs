@@ -301,6 +301,13 @@ pub fn evaluate(pos: &Position) -> i32 {
         // SAFETY: the CPU supports POPCNT (detected just above).
         return unsafe { evaluate_popcnt(pos) };
     }
+    evaluate_portable(pos)
+}
+
+/// [`evaluate`] with software population counts, kept out of line so that its callers do
+/// not carry a copy of the whole evaluation they never run on a CPU with POPCNT.
+#[inline(never)]
+fn evaluate_portable(pos: &Position) -> i32 {
     evaluate_with(pos)
 }
 
