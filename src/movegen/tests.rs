@@ -273,6 +273,48 @@ fn stalemated_side_has_no_legal_moves() {
 }
 
 #[test]
+fn gives_check_agrees_with_making_the_move() {
+    // Every legal move of positions along pseudo-random games and of the perft suite.
+    let mut positions = Vec::new();
+    for seed in 1..=40u64 {
+        let mut p = Position::startpos();
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..120 {
+            let moves = legal_moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            positions.push(p.clone());
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            p.make_move(moves[(x % moves.len() as u64) as usize]);
+        }
+    }
+    let suite = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/xiangqi.epd"));
+    for line in suite.iter().flat_map(|s| s.lines()) {
+        if let Some(p) = line
+            .split(';')
+            .next()
+            .and_then(|f| Position::from_fen(f.trim()).ok())
+        {
+            positions.push(p);
+        }
+    }
+    assert!(positions.len() > 3000, "{}", positions.len());
+    let mut checks = 0;
+    for p in &positions {
+        for mv in legal_moves(p) {
+            let mut q = p.clone();
+            q.make_move(mv);
+            assert_eq!(p.gives_check(mv), q.in_check(), "{} {mv}", p.fen());
+            checks += q.in_check() as usize;
+        }
+    }
+    assert!(checks > 500, "{checks}");
+}
+
+#[test]
 fn gives_check_sees_new_screens_and_discovered_checks() {
     let mv = |s: &str| s.parse::<crate::types::Move>().unwrap();
     // Red cannon e2 aims at e9 over an empty file: the horse c4 jumping to e5 becomes its

@@ -449,7 +449,10 @@ mod tests {
         let squares: Vec<Square> = all.iter().collect();
         assert_eq!(squares, Square::all().collect::<Vec<_>>());
         assert_eq!(Bitboard(1 << 100).lsb(), None);
-        assert_eq!(Bitboard(1 << 100 | 1 << 70).lsb().map(Square::index), Some(70));
+        assert_eq!(
+            Bitboard(1 << 100 | 1 << 70).lsb().map(Square::index),
+            Some(70)
+        );
         assert_eq!(Bitboard(1 << 100 | 1 << 89).lsb_unchecked().index(), 89);
         assert_eq!(Bitboard(1 << 127).iter().count(), 0);
     }
