@@ -35,8 +35,8 @@ pub struct Tables {
     advisor: [Bitboard; 90],
     pawn: [[Bitboard; 90]; 2],
     pawn_to: [[Bitboard; 90]; 2],
-    between: Vec<Bitboard>,
-    line: Vec<Bitboard>,
+    between: Box<[[Bitboard; 90]; 90]>,
+    line: Box<[[Bitboard; 90]; 90]>,
     cross: [Bitboard; 90],
     horse_reach: [Bitboard; 90],
     uncovering: [Bitboard; 90],
@@ -196,24 +196,31 @@ impl Tables {
             }
         }
 
-        let mut between = vec![Bitboard::EMPTY; 90 * 90];
-        let mut line = vec![Bitboard::EMPTY; 90 * 90];
+        // Boxed: 127 KiB each, too much for a thread's stack on the way into the static.
+        let empty_pairs = || -> Box<[[Bitboard; 90]; 90]> {
+            vec![[Bitboard::EMPTY; 90]; 90]
+                .into_boxed_slice()
+                .try_into()
+                .expect("90 rows")
+        };
+        let mut between = empty_pairs();
+        let mut line = empty_pairs();
         for a in Square::all() {
             for b in Square::all() {
                 let (df, dr) = (
                     b.file().index() as i32 - a.file().index() as i32,
                     b.rank().index() as i32 - a.rank().index() as i32,
                 );
-                let i = a.index() * 90 + b.index();
+                let (i, j) = (a.index(), b.index());
                 if a != b && (df == 0 || dr == 0) {
                     let (sf, sr) = (df.signum(), dr.signum());
                     let mut cur = a.offset(sf, sr).unwrap();
                     while cur != b {
-                        between[i].set(cur);
+                        between[i][j].set(cur);
                         cur = cur.offset(sf, sr).unwrap();
                     }
                     let empty = Bitboard::EMPTY;
-                    line[i] = (reference::rook(a, empty) & reference::rook(b, empty))
+                    line[i][j] = (reference::rook(a, empty) & reference::rook(b, empty))
                         | Bitboard::from(a)
                         | Bitboard::from(b);
                 } else if df.abs() + dr.abs() == 3 && df != 0 && dr != 0 {
@@ -223,7 +230,7 @@ impl Tables {
                     } else {
                         b.offset(0, -dr.signum())
                     };
-                    between[i].set(leg.unwrap());
+                    between[i][j].set(leg.unwrap());
                 }
             }
         }
@@ -351,13 +358,13 @@ impl Tables {
     /// `a`, its leg; otherwise empty.
     #[inline(always)]
     pub fn between(&self, a: Square, b: Square) -> Bitboard {
-        self.between[a.index() * 90 + b.index()]
+        self.between[a.index()][b.index()]
     }
 
     /// The whole rank or file through `a` and `b` (empty if they share neither).
     #[inline(always)]
     pub fn line(&self, a: Square, b: Square) -> Bitboard {
-        self.line[a.index() * 90 + b.index()]
+        self.line[a.index()][b.index()]
     }
 
     /// Every point on the rank and the file of `sq`, `sq` excluded (a chariot's reach on an
