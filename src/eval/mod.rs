@@ -135,8 +135,8 @@ const fn psq_table(terms: &[(i32, i32); TERM_COUNT]) -> [[MgEg; 90]; 14] {
         let (m, e) = terms[Weights::material(kind)];
         let mut sq = 0;
         while sq < 90 {
-            // Black reads the table from its own side: rank r is its rank 9 − r.
-            let black_sq = (9 - sq / 9) * 9 + sq % 9;
+            // Black reads the table from its own side.
+            let black_sq = Square::from_index(sq).flip_rank().index();
             let (rm, re) = terms[Weights::psqt(kind, sq)];
             let (bm, be) = terms[Weights::psqt(kind, black_sq)];
             out[Piece::new(Color::Red, kind).index()][sq] = MgEg::new(m + rm, e + re);

@@ -146,7 +146,7 @@ impl Position {
         // piece itself needs its destination on that rank or file (chariot, cannon, general)
         // or on a point from which a horse or soldier could attack the general.
         if !t.uncovering(eksq).has(from) && !t.cross(eksq).has(to) {
-            let reach = match self.board[from.index()].map(|p| p.kind()) {
+            let reach = match self.piece_at(from).map(|p| p.kind()) {
                 Some(PieceKind::Horse) => t.horse_reach(eksq),
                 Some(PieceKind::Pawn) => t.pawn_attackers(self.side, eksq),
                 _ => Bitboard::EMPTY,
