@@ -802,11 +802,11 @@ impl Worker {
 
             let child_key = self.pos.key_after(mv);
             shared.tt.prefetch(child_key);
-            // And the cluster of the next move in the picker's list (the next one handed out
-            // where the stage is sorted, a guess where it still selects), which then has this
-            // move's whole subtree to arrive instead of only the make before the child's probe.
-            if let Some(next) = picker.remaining().next() {
-                shared.tt.prefetch(self.pos.key_after(next));
+            // And the cluster of the move the picker likely hands out next (see `peek`), which
+            // then has this move's whole subtree to arrive instead of only the make before the
+            // child's probe.
+            if let Some(key) = self.pos.try_key_after(picker.peek()) {
+                shared.tt.prefetch(key);
             }
 
             // Extensions. Singular: the TT move is much better than every other move (a

@@ -88,6 +88,9 @@ pub struct MovePicker {
     quiet_good: u128,
     /// The side to move's pins, computed by the first generation of the node.
     pins: Option<PinInfo>,
+    /// `(cur, i)`: `peek` found `moves[cur + i]` the best quiet left while `self.cur` was
+    /// `cur`.
+    selected: (usize, usize),
 }
 
 /// The first quiets are found by selection (one scan each), which costs less than sorting
@@ -128,6 +131,7 @@ impl MovePicker {
             quiet_picks: 0,
             quiet_good: 0,
             pins: None,
+            selected: (usize::MAX, 0),
         }
     }
 
@@ -200,6 +204,44 @@ impl MovePicker {
 
     fn quiet_candidate(&self, pos: &Position, mv: Move) -> bool {
         !mv.is_null() && mv != self.tt_move && !pos.is_capture(mv) && pos.is_legal(mv)
+    }
+
+    /// A guess at the move that `next` hands out after the last one, for prefetching its TT
+    /// cluster: the next in the current stage's list (the quiets' next selection is made
+    /// here and kept for `next`; the captures' is only guessed), else the first of the stage
+    /// after it. It may be null, illegal or pruned; it never changes what `next` returns.
+    #[inline]
+    pub fn peek(&mut self) -> Move {
+        let rest = &self.moves[self.cur.min(self.moves.len())..];
+        if !rest.is_empty() {
+            if self.stage == Stage::Quiets && self.quiet_picks > 0 && !self.skip_quiets {
+                // Select now; the next selection takes this result instead of scanning.
+                let best = first_best(rest);
+                self.selected = (self.cur, best);
+                return rest[best].0;
+            }
+            return rest[0].0;
+        }
+        let quiets = !self.skip_quiets;
+        let unless_tt = |m: Move| if m != self.tt_move { m } else { Move::NULL };
+        match self.stage {
+            Stage::GoodCaptures | Stage::Killer1 if quiets && !self.killers[0].is_null() => {
+                unless_tt(self.killers[0])
+            }
+            Stage::Killer2 if quiets && self.killers[1] != self.killers[0] => {
+                unless_tt(self.killers[1])
+            }
+            Stage::GoodCaptures | Stage::Killer1 | Stage::Killer2 | Stage::Counter if quiets => {
+                unless_tt(self.counter)
+            }
+            Stage::GoodCaptures
+            | Stage::Killer1
+            | Stage::Killer2
+            | Stage::Counter
+            | Stage::Quiets
+            | Stage::BadCaptures => self.bad.get(self.bad_cur).copied().unwrap_or(Move::NULL),
+            _ => Move::NULL,
+        }
     }
 
     /// The generated moves not handed out yet, best first only as far as the picker has
@@ -283,8 +325,10 @@ impl MovePicker {
                 Stage::Quiets => {
                     if !self.skip_quiets && self.cur < self.moves.len() {
                         if self.quiet_picks > 0 {
+                            let known = (self.selected.0 == self.cur).then_some(self.selected.1);
                             if let Some(mv) = select_quiet(
                                 &mut self.moves,
+                                known,
                                 &mut self.cur,
                                 &mut self.quiet_picks,
                                 self.sort_limit,
@@ -384,13 +428,15 @@ fn first_best(moves: &[(Move, i32)]) -> usize {
 /// [`finish_partial_sort`].
 fn select_quiet(
     moves: &mut [(Move, i32)],
+    known: Option<usize>,
     cur: &mut usize,
     picks: &mut u32,
     limit: i32,
     good: u128,
 ) -> Option<Move> {
     let rest = &mut moves[*cur..];
-    let best = first_best(rest);
+    debug_assert!(known.is_none_or(|k| k == first_best(rest)));
+    let best = known.unwrap_or_else(|| first_best(rest));
     if rest[best].1 < limit {
         *picks = 0;
         finish_partial_sort(rest, limit, good, *cur);
@@ -506,7 +552,9 @@ mod tests {
             let mut order = Vec::new();
             while cur < got.len() {
                 if picks > 0 {
-                    if let Some(mv) = select_quiet(&mut got, &mut cur, &mut picks, limit, good) {
+                    if let Some(mv) =
+                        select_quiet(&mut got, None, &mut cur, &mut picks, limit, good)
+                    {
                         order.push(mv);
                         continue;
                     }
@@ -517,6 +565,51 @@ mod tests {
             let want: Vec<Move> = want.iter().map(|m| m.0).collect();
             assert_eq!(order, want, "{moves:?} limit {limit}");
         }
+    }
+
+    /// `peek` changes nothing that `next` returns, and names the next quiet exactly while
+    /// the quiets are selected.
+    #[test]
+    fn peek_names_the_next_selected_quiet_and_changes_nothing() {
+        let mut hist = Histories::new_boxed();
+        let mut pos = Position::startpos();
+        let mut exact = 0;
+        for step in 0..40usize {
+            let legal = legal_moves(&pos);
+            if legal.is_empty() {
+                break;
+            }
+            // Distinct quiet scores, so that selection order matters.
+            for (i, &m) in legal.iter().enumerate() {
+                hist.update_butterfly(pos.side_to_move(), m, ((i * 37 + step) % 23) as i32 * 50);
+            }
+            let killers = [
+                legal[step % legal.len()],
+                legal[(step * 7 + 3) % legal.len()],
+            ];
+            let plain: Vec<Move> = {
+                let mut p = MovePicker::new(&pos, Move::NULL, killers, Move::NULL, [14 * 90; 2]);
+                p.sort_limit = -1000;
+                std::iter::from_fn(|| p.next(&pos, &hist)).collect()
+            };
+            let mut p = MovePicker::new(&pos, Move::NULL, killers, Move::NULL, [14 * 90; 2]);
+            p.sort_limit = -1000;
+            let mut peeked = Vec::new();
+            loop {
+                let selecting = p.stage == Stage::Quiets && p.quiet_picks > 0;
+                let guess = p.peek();
+                let Some(mv) = p.next(&pos, &hist) else { break };
+                // Every quiet scores above the limit, so each selection succeeds.
+                if selecting {
+                    assert_eq!(guess, mv, "{}", pos.fen());
+                    exact += 1;
+                }
+                peeked.push(mv);
+            }
+            assert_eq!(peeked, plain, "{}", pos.fen());
+            pos.make_move(legal[(step * 13 + 7) % legal.len()]);
+        }
+        assert!(exact > 100, "only {exact} selections checked");
     }
 
     /// The picker yields exactly the legal moves, each once, whatever the hints.
