@@ -579,7 +579,7 @@ mod tests {
             if legal.is_empty() {
                 break;
             }
-            // Distinct quiet scores, so that selection order matters.
+            // Varied quiet scores (ties included), so that the selection order matters.
             for (i, &m) in legal.iter().enumerate() {
                 hist.update_butterfly(pos.side_to_move(), m, ((i * 37 + step) % 23) as i32 * 50);
             }
