@@ -105,13 +105,23 @@ pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-    mut progress: impl FnMut(usize, &Position, u64, u64),
+    progress: impl FnMut(usize, &Position, u64, u64),
 ) -> BenchResult {
-    let mut engine = Engine::new(EngineOptions {
+    let options = EngineOptions {
         threads,
         hash_mb,
         ..EngineOptions::default()
-    });
+    };
+    run_with(depth, options, progress)
+}
+
+/// [`run`] with any engine options (e.g. search parameters of a `--features tune` build).
+pub fn run_with(
+    depth: u32,
+    options: EngineOptions,
+    mut progress: impl FnMut(usize, &Position, u64, u64),
+) -> BenchResult {
+    let mut engine = Engine::new(options);
     let mut searching = Duration::ZERO;
     let mut nodes = Vec::new();
     for i in 0..POSITIONS.len() {

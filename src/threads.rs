@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::position::Position;
 use crate::rules::MoveCountRule;
 use crate::search::limits::Limits;
+use crate::search::params::SearchParams;
 use crate::search::report::{Bound, Reporter, Score, SearchResult};
 use crate::search::score::to_report;
 use crate::search::{timeman, PaddedCounter, SharedSearch, Worker};
@@ -34,6 +35,8 @@ pub struct EngineOptions {
     pub move_overhead: Duration,
     /// Move-count draw rule used in search.
     pub move_rule: MoveCountRule,
+    /// Search parameters (fixed unless built with `--features tune`).
+    pub params: SearchParams,
 }
 
 impl Default for EngineOptions {
@@ -44,6 +47,7 @@ impl Default for EngineOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             move_rule: MoveCountRule::Cxq,
+            params: SearchParams::default(),
         }
     }
 }
@@ -113,6 +117,11 @@ impl Engine {
         self.options.move_overhead = overhead.min(Duration::from_secs(5));
     }
 
+    /// Sets a search parameter (see [`SearchParams::set`]); takes effect at the next search.
+    pub fn set_search_param(&mut self, name: &str, value: i32) -> Result<(), String> {
+        self.options.params.set(name, value)
+    }
+
     /// Sets the move-count draw rule used in search.
     pub fn set_move_rule(&mut self, rule: MoveCountRule) {
         self.options.move_rule = rule;
@@ -176,7 +185,12 @@ impl Engine {
         self.wait();
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(limits.ponder, Ordering::Relaxed);
-        let budget = timeman::budget(&limits, self.options.move_overhead, pos.game_ply());
+        let budget = timeman::budget(
+            &limits,
+            self.options.move_overhead,
+            pos.game_ply(),
+            &self.options.params,
+        );
         let threads = self.options.threads;
         let shared = SharedSearch {
             tt: Arc::clone(&self.tt),
@@ -187,6 +201,7 @@ impl Engine {
             budget,
             move_rule: self.options.move_rule,
             multipv: self.options.multipv,
+            params: self.options.params.clone(),
             limits,
         };
         let workers = Arc::clone(&self.workers);
@@ -254,7 +269,7 @@ fn run_search(
     reporter: &dyn Reporter,
 ) -> SearchResult {
     for w in workers.iter_mut() {
-        w.setup(pos, &shared.limits);
+        w.setup(pos, &shared.limits, &shared.params);
     }
     let shared = &shared;
     if workers[0].root_moves.is_empty() {

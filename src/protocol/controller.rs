@@ -351,6 +351,11 @@ impl Controller {
             Setting::Debug(on) => self.settings.debug = on,
             Setting::NewGame => self.new_game(),
             Setting::Claims(policy) => self.settings.claims = policy,
+            Setting::SearchParam(name, value) => {
+                // The parser offers parameters only where they can be set, within range.
+                let set = self.engine.set_search_param(name, value);
+                debug_assert!(set.is_ok(), "{set:?}");
+            }
         }
     }
 

@@ -8,12 +8,6 @@ use crate::types::{Color, Move, Piece};
 /// Bound of every history entry.
 pub const HISTORY_MAX: i32 = 16384;
 
-/// The bonus for a move that caused (or the malus for one that failed) a cut at `depth`.
-#[inline]
-pub fn history_bonus(depth: i32) -> i32 {
-    (160 * depth - 100).clamp(0, 2000)
-}
-
 #[inline]
 fn gravity(entry: &mut i16, bonus: i32) {
     let e = *entry as i32;

@@ -20,10 +20,10 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use history::{cont_index, history_bonus, Histories};
+use history::{cont_index, Histories};
 use limits::Limits;
 use movepicker::MovePicker;
-use params::*;
+use params::{SearchParams, QS_PREFETCH};
 use report::{Bound, Reporter, SearchInfo};
 use score::*;
 use see::see_ge;
@@ -60,6 +60,8 @@ pub struct SharedSearch {
     pub move_rule: MoveCountRule,
     /// Number of principal variations to search.
     pub multipv: usize,
+    /// Search parameters (constants unless built with `--features tune`).
+    pub params: SearchParams,
 }
 
 /// An atomic counter on its own cache line.
@@ -144,6 +146,7 @@ pub struct Worker {
     rep_filter: [u8; 4096],
     root_depth: i32,
     stopped: bool,
+    params: SearchParams,
 }
 
 impl Worker {
@@ -164,6 +167,7 @@ impl Worker {
             rep_filter: [0; 4096],
             root_depth: 0,
             stopped: false,
+            params: SearchParams::default(),
         }
     }
 
@@ -173,8 +177,11 @@ impl Worker {
     }
 
     /// Prepares a search of `pos` (which carries its game history for repetitions).
-    pub fn setup(&mut self, pos: &Position, limits: &Limits) {
+    pub fn setup(&mut self, pos: &Position, limits: &Limits, params: &SearchParams) {
         self.pos = pos.clone();
+        if self.params != *params {
+            self.params = params.clone();
+        }
         self.nodes = 0;
         self.completed_depth = 0;
         self.stopped = false;
@@ -284,7 +291,7 @@ impl Worker {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta = self.params.aspiration_delta();
                 let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE {
                     ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                 } else {
@@ -363,8 +370,10 @@ impl Worker {
             // `movetime` means exactly that long: only the clock gets the early stop.
             if let (Some(b), None) = (shared.budget, shared.limits.movetime) {
                 if !shared.pondering.load(Ordering::Relaxed) {
-                    let stability_factor = 1.6 - 0.1 * stability as f64;
-                    let falling_factor = 1.0 + falling as f64 / 200.0;
+                    let p = &self.params;
+                    let stability_factor =
+                        (p.tm_stability_base() - p.tm_stability_step() * stability) as f64 / 100.0;
+                    let falling_factor = 1.0 + falling as f64 / p.tm_falling_div() as f64;
                     let single_reply = if self.root_moves.len() == 1 { 0.2 } else { 1.0 };
                     let target =
                         b.optimum.as_secs_f64() * stability_factor * falling_factor * single_reply;
@@ -439,7 +448,7 @@ impl Worker {
                     && !gives_check
                     && self.pos.last_captured().is_none()
                 {
-                    (reduction(depth, count) - 1).max(0)
+                    (self.params.reduction(depth, count) - 1).max(0)
                 } else {
                     0
                 };
@@ -680,8 +689,8 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_null() {
             // Reverse futility pruning.
-            if depth <= RFP_MAX_DEPTH
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            if depth <= self.params.rfp_max_depth()
+                && eval - self.params.rfp_margin() * (depth - improving as i32) >= beta
                 && !is_mate(beta)
             {
                 return eval;
@@ -695,12 +704,14 @@ impl Worker {
                     | self.pos.kind(PieceKind::Cannon));
             if depth >= 3
                 && eval >= beta
-                && static_eval >= beta - 20 * depth
+                && static_eval >= beta - self.params.nmp_static_margin() * depth
                 && attackers.count() >= 2
                 && self.pos.last_move().is_some_and(|m| !m.is_null())
                 && !is_mate(beta)
             {
-                let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
+                let r = self.params.nmp_base()
+                    + depth / self.params.nmp_depth_div()
+                    + ((eval - beta) / self.params.nmp_eval_div()).min(3);
                 self.stack[ply].moved = None;
                 self.pos.make_null_move();
                 let score =
@@ -712,7 +723,7 @@ impl Worker {
                 if score >= beta {
                     let score = if is_mate(score) { beta } else { score };
                     // Verify at high depth, or with only two attackers left.
-                    if depth < 12 && attackers.count() > 2 {
+                    if depth < self.params.nmp_verify_depth() && attackers.count() > 2 {
                         return score;
                     }
                     let v = self.search::<false>(shared, beta - 1, beta, depth - r, false, ply);
@@ -725,7 +736,11 @@ impl Worker {
 
         // Internal iterative reduction: no TT move, so this node is probably not important.
         let mut depth = depth;
-        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && (PV || cut_node) && excluded.is_null() {
+        if tt_move.is_null()
+            && depth >= self.params.iir_min_depth()
+            && (PV || cut_node)
+            && excluded.is_null()
+        {
             depth -= 1;
         }
 
@@ -738,7 +753,7 @@ impl Worker {
         let counter = self.hist.counter_move(prev);
         let mut picker =
             MovePicker::new(&self.pos, tt_move, self.stack[ply].killers, counter, cont);
-        picker.sort_limit = -QUIET_SORT_LIMIT * depth;
+        picker.sort_limit = -self.params.quiet_sort_limit() * depth;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
@@ -759,19 +774,22 @@ impl Worker {
             let killer = mv == self.stack[ply].killers[0]
                 || mv == self.stack[ply].killers[1]
                 || mv == counter;
-            let r_base = reduction(depth, move_count);
+            let r_base = self.params.reduction(depth, move_count);
 
             // Shallow-depth pruning. Late-move and futility pruning come before the history
             // lookups and the child's key, which a pruned move does not need.
             let prunable = best_score > -MATE_BOUND && !in_check;
             let lmr_depth = (depth - 1 - r_base).max(0);
             if prunable && !capture && !gives_check {
-                if move_count >= lmp_threshold(depth, improving) {
+                if move_count >= self.params.lmp_threshold(depth, improving) {
                     picker.skip_quiets = true;
                     continue;
                 }
-                if lmr_depth < FUTILITY_MAX_DEPTH
-                    && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                if lmr_depth < self.params.futility_max_depth()
+                    && static_eval
+                        + self.params.futility_base()
+                        + self.params.futility_margin() * lmr_depth
+                        <= alpha
                     && !killer
                 {
                     continue;
@@ -786,15 +804,16 @@ impl Worker {
             };
             if prunable {
                 if !capture && !gives_check {
-                    if lmr_depth < 8 && hist_score < -HISTORY_PRUNE * depth {
+                    if lmr_depth < 8 && hist_score < -self.params.history_prune() * depth {
                         continue;
                     }
-                    if !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth) {
+                    let margin = self.params.see_quiet_margin() * lmr_depth * lmr_depth;
+                    if !see_ge(&self.pos, mv, -margin) {
                         continue;
                     }
                 } else if capture
                     && depth <= 8
-                    && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth)
+                    && !see_ge(&self.pos, mv, -self.params.see_capture_margin() * depth)
                 {
                     continue;
                 }
@@ -814,13 +833,17 @@ impl Worker {
             // if even the others beat beta, cut (multi-cut); if only the TT score beats beta,
             // search the TT move shallower (Stockfish's singular extension, simplified).
             let mut extension = 0;
-            if mv == tt_move && excluded.is_null() && depth >= SE_MIN_DEPTH && may_extend {
+            if mv == tt_move
+                && excluded.is_null()
+                && depth >= self.params.se_min_depth()
+                && may_extend
+            {
                 if let Some(e) = tt_entry.filter(|e| {
                     e.depth >= depth - 3
                         && matches!(e.bound, TtBound::Lower | TtBound::Exact)
                         && !is_mate(e.score)
                 }) {
-                    let singular_beta = e.score - SE_MARGIN * depth / 8;
+                    let singular_beta = e.score - self.params.se_margin() * depth / 8;
                     let singular_depth = (depth - 1) / 2;
                     self.stack[ply].excluded = mv;
                     let v = self.search::<false>(
@@ -848,7 +871,8 @@ impl Worker {
             if extension == 0
                 && gives_check
                 && may_extend
-                && (depth <= 6 || see_ge(&self.pos, mv, 0))
+                && depth >= self.params.check_ext_min_depth()
+                && (depth <= self.params.check_ext_see_depth() || see_ge(&self.pos, mv, 0))
             {
                 extension = 1;
             }
@@ -866,7 +890,7 @@ impl Worker {
                 r -= killer as i32;
                 r += cut_node as i32;
                 r += !improving as i32;
-                r -= (hist_score / LMR_HISTORY_DIV).clamp(-2, 2);
+                r -= (hist_score / self.params.lmr_history_div()).clamp(-2, 2);
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(shared, -alpha - 1, -alpha, d, true, ply + 1);
                 if score > alpha && d < new_depth {
@@ -973,7 +997,7 @@ impl Worker {
         cont: [usize; 2],
         prev: Option<(Piece, Square)>,
     ) {
-        let bonus = history_bonus(depth);
+        let bonus = self.params.history_bonus(depth);
         let us = self.pos.side_to_move();
         let piece_of = |pos: &Position, m: Move| pos.piece_at(m.from()).expect("own piece");
         if let Some(victim) = self.pos.piece_at(best.to()) {
@@ -1096,7 +1120,7 @@ impl Worker {
                     .pos
                     .piece_at(mv.to())
                     .map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
-                if static_eval + victim + QS_DELTA_MARGIN <= alpha {
+                if static_eval + victim + self.params.qs_delta_margin() <= alpha {
                     let check = self.pos.gives_check(mv);
                     gives_check = Some(check);
                     if !check {
@@ -1184,26 +1208,6 @@ fn tt_bound_cuts(e: &crate::tt::TtEntry, alpha: i32, beta: i32) -> bool {
 /// another thread has completed" 6.4 s / 38.4 M (within the noise, not kept).
 fn helper_skips(id: usize, depth: i32) -> bool {
     id > 0 && (depth as usize + id).is_multiple_of(2)
-}
-
-/// Late-move reduction for `depth` and move number `count` (from a table built once).
-#[inline]
-fn reduction(depth: i32, count: usize) -> i32 {
-    static TABLE: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
-            }
-        }
-        t
-    });
-    TABLE[(depth.clamp(0, 63)) as usize][count.min(63)] as i32
-}
-
-#[inline]
-fn lmp_threshold(depth: i32, improving: bool) -> usize {
-    ((3 + depth * depth) / (2 - improving as i32)) as usize
 }
 
 #[cfg(test)]
