@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use history::{cont_index, Histories};
+use history::{cont_index, CorrIndices, Histories};
 use limits::Limits;
 use movepicker::MovePicker;
 use params::{SearchParams, QS_PREFETCH};
@@ -658,8 +658,11 @@ impl Worker {
                 .prefetch(self.pos.key() ^ crate::position::zobrist::SIDE);
         }
 
-        // Static evaluation.
-        let static_eval = if in_check {
+        // Static evaluation: the evaluation (or the one stored), corrected by what searches
+        // of similar positions found (correction history; the TT keeps the raw evaluation).
+        let us = self.pos.side_to_move();
+        let corr = self.corr_indices(in_check);
+        let raw_eval = if in_check {
             NONE_SCORE
         } else {
             tt_entry
@@ -667,6 +670,7 @@ impl Worker {
                 .filter(|&e| e != NONE_SCORE)
                 .unwrap_or_else(|| evaluate(&self.pos))
         };
+        let static_eval = self.corrected(raw_eval, us, &corr);
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
             if !in_check
@@ -695,9 +699,18 @@ impl Worker {
             {
                 return eval;
             }
+            // Razoring: far below alpha at low depth, only captures can help.
+            if depth <= self.params.razor_max_depth()
+                && eval + self.params.razor_base() + self.params.razor_margin() * depth * depth
+                    < alpha
+            {
+                let v = self.qsearch::<false>(shared, alpha - 1, alpha, ply);
+                if v < alpha && !is_mate(v) {
+                    return v;
+                }
+            }
             // Null move: give the opponent a free move; if we still beat beta, cut. Not when
             // we have too few attacking pieces (zugzwang-like endings are common without them).
-            let us = self.pos.side_to_move();
             let attackers = self.pos.pieces(us)
                 & (self.pos.kind(PieceKind::Rook)
                     | self.pos.kind(PieceKind::Horse)
@@ -734,14 +747,34 @@ impl Worker {
             }
         }
 
+        // ProbCut: a capture whose shallow search beats beta by a margin will very likely
+        // beat beta at full depth too.
+        let probcut_beta = beta + self.params.probcut_margin();
+        if !PV
+            && !in_check
+            && excluded.is_null()
+            && depth >= self.params.probcut_min_depth()
+            && !is_mate(beta)
+            && !tt_entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta)
+        {
+            if let Some(score) =
+                self.probcut(shared, probcut_beta, depth, cut_node, ply, tt_key, raw_eval)
+            {
+                return score;
+            }
+        }
+
         // Internal iterative reduction: no TT move, so this node is probably not important.
         let mut depth = depth;
-        if tt_move.is_null()
-            && depth >= self.params.iir_min_depth()
-            && (PV || cut_node)
-            && excluded.is_null()
-        {
-            depth -= 1;
+        if tt_move.is_null() && depth >= self.params.iir_min_depth() && excluded.is_null() {
+            if PV {
+                depth -= self.params.iir_pv_reduction();
+            } else if cut_node {
+                depth -= self.params.iir_cut_reduction();
+            }
+            if depth <= 0 {
+                return self.qsearch::<PV>(shared, alpha, beta, ply);
+            }
         }
 
         let cont = self.cont_indices(ply);
@@ -759,7 +792,6 @@ impl Worker {
         let mut move_count = 0;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
-        let us = self.pos.side_to_move();
         // Extensions stop at twice the iteration's depth, so that no line grows without end.
         let may_extend = ply < 2 * self.root_depth as usize;
 
@@ -888,7 +920,7 @@ impl Worker {
                 r -= tt_pv as i32;
                 r -= gives_check as i32;
                 r -= killer as i32;
-                r += cut_node as i32;
+                r += self.params.lmr_cut_node() * cut_node as i32;
                 r += !improving as i32;
                 r -= (hist_score / self.params.lmr_history_div()).clamp(-2, 2);
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
@@ -974,16 +1006,112 @@ impl Worker {
             TtBound::Upper
         };
         shared.tt.store(
-            tt_key,
-            ply,
-            best_move,
-            best_score,
-            static_eval,
-            depth,
-            bound,
-            tt_pv,
+            tt_key, ply, best_move, best_score, raw_eval, depth, bound, tt_pv,
         );
+        // Teach the correction history what the search found, where the score says more
+        // than the static evaluation (not after a capture, which the evaluation cannot see).
+        let after_capture = !best_move.is_null() && self.pos.is_capture(best_move);
+        let says_more = match bound {
+            TtBound::Lower => best_score > static_eval,
+            TtBound::Upper => best_score < static_eval,
+            _ => true,
+        };
+        if self.corrects() && !in_check && !is_mate(best_score) && !after_capture && says_more {
+            self.hist
+                .update_correction(us, &corr, best_score - raw_eval, depth);
+        }
         best_score
+    }
+
+    /// Whether the correction history is in use.
+    #[inline(always)]
+    fn corrects(&self) -> bool {
+        self.params.corr_pawn_weight() != 0 || self.params.corr_piece_weight() != 0
+    }
+
+    /// The correction-table indices of the position (not needed in check or without
+    /// correction).
+    #[inline]
+    fn corr_indices(&self, in_check: bool) -> CorrIndices {
+        if self.corrects() && !in_check {
+            CorrIndices::of(&self.pos)
+        } else {
+            CorrIndices::default()
+        }
+    }
+
+    /// `raw_eval` corrected by the correction history, kept off the mate range.
+    #[inline]
+    fn corrected(&self, raw_eval: i32, us: crate::types::Color, corr: &CorrIndices) -> i32 {
+        if raw_eval == NONE_SCORE || !self.corrects() {
+            return raw_eval;
+        }
+        let c = self.hist.correction(
+            us,
+            corr,
+            self.params.corr_pawn_weight(),
+            self.params.corr_piece_weight(),
+        );
+        (raw_eval + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    /// ProbCut (see `search`): tries the captures that may beat `probcut_beta`, each with a
+    /// quiescence search and then a search 4 plies shallower. Returns a score to cut with.
+    fn probcut(
+        &mut self,
+        shared: &SharedSearch,
+        probcut_beta: i32,
+        depth: i32,
+        cut_node: bool,
+        ply: usize,
+        tt_key: u64,
+        raw_eval: i32,
+    ) -> Option<i32> {
+        let static_eval = self.stack[ply].static_eval;
+        let cont = self.cont_indices(ply);
+        let mut picker = MovePicker::new_qsearch(&self.pos, Move::NULL, cont);
+        while let Some(mv) = picker.next(&self.pos, &self.hist) {
+            if !see_ge(&self.pos, mv, probcut_beta - static_eval) {
+                continue;
+            }
+            let child_key = self.pos.key_after(mv);
+            shared.tt.prefetch(child_key);
+            let piece = self.pos.piece_at(mv.from()).expect("own piece");
+            self.stack[ply].moved = Some((piece, mv.to()));
+            self.make(mv, child_key, None);
+            self.tick(shared);
+            let mut score =
+                -self.qsearch::<false>(shared, -probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta {
+                score = -self.search::<false>(
+                    shared,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    depth - 4,
+                    !cut_node,
+                    ply + 1,
+                );
+            }
+            self.unmake();
+            if self.should_stop(shared) {
+                return None;
+            }
+            if score >= probcut_beta {
+                shared.tt.store(
+                    tt_key,
+                    ply,
+                    mv,
+                    score,
+                    raw_eval,
+                    depth - 3,
+                    TtBound::Lower,
+                    false,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1072,16 +1200,20 @@ impl Worker {
         if let Some(key) = self.pos.try_key_after(tt_move) {
             shared.tt.prefetch(key);
         }
+        let raw_eval;
         let static_eval;
         let mut best_score;
         if in_check {
+            raw_eval = NONE_SCORE;
             static_eval = NONE_SCORE;
             best_score = -INFINITE;
         } else {
-            static_eval = tt_entry
+            raw_eval = tt_entry
                 .map(|e| e.eval)
                 .filter(|&e| e != NONE_SCORE)
                 .unwrap_or_else(|| evaluate(&self.pos));
+            let us = self.pos.side_to_move();
+            static_eval = self.corrected(raw_eval, us, &self.corr_indices(false));
             best_score = static_eval;
             if best_score >= beta {
                 if tt_entry.is_none() {
@@ -1090,7 +1222,7 @@ impl Worker {
                         ply,
                         Move::NULL,
                         best_score,
-                        static_eval,
+                        raw_eval,
                         -1,
                         TtBound::Lower,
                         false,
@@ -1170,14 +1302,7 @@ impl Worker {
             TtBound::Upper
         };
         shared.tt.store(
-            tt_key,
-            ply,
-            best_move,
-            best_score,
-            static_eval,
-            0,
-            bound,
-            false,
+            tt_key, ply, best_move, best_score, raw_eval, 0, bound, false,
         );
         best_score
     }

@@ -81,8 +81,27 @@ search_params! {
     NMP_STATIC_MARGIN / nmp_static_margin = 20, 0..=80, c 3;
     /// Null-move cutoffs are verified by a reduced search from this depth.
     NMP_VERIFY_DEPTH / nmp_verify_depth = 12, 6..=30, c 1;
-    /// Internal iterative reduction from this depth.
+    /// Internal iterative reduction from this depth…
     IIR_MIN_DEPTH / iir_min_depth = 4, 2..=10, c 1;
+    /// …by this many plies at PV nodes…
+    IIR_PV_REDUCTION / iir_pv_reduction = 1, 0..=4, c 1;
+    /// …and this many at expected cut nodes.
+    IIR_CUT_REDUCTION / iir_cut_reduction = 1, 0..=4, c 1;
+    /// Razoring up to this depth (0: off)…
+    RAZOR_MAX_DEPTH / razor_max_depth = 0, 0..=8, c 1;
+    /// …when eval + base + margin × depth² is below alpha.
+    RAZOR_BASE / razor_base = 400, 0..=1500, c 40;
+    /// See `RAZOR_BASE`.
+    RAZOR_MARGIN / razor_margin = 250, 50..=1000, c 25;
+    /// ProbCut from this depth (99: off)…
+    PROBCUT_MIN_DEPTH / probcut_min_depth = 99, 3..=99, c 1;
+    /// …with a capture beating beta + this.
+    PROBCUT_MARGIN / probcut_margin = 200, 50..=600, c 15;
+    /// Correction history: weight of the soldiers' entry (out of 64; 0 and the piece weight 0:
+    /// off)…
+    CORR_PAWN_WEIGHT / corr_pawn_weight = 0, 0..=128, c 4;
+    /// …and of each colour's piece entry.
+    CORR_PIECE_WEIGHT / corr_piece_weight = 0, 0..=128, c 4;
     /// Futility pruning of quiet moves below this reduced depth…
     FUTILITY_MAX_DEPTH / futility_max_depth = 8, 3..=14, c 1;
     /// …when static eval + base + margin × depth cannot reach alpha.
@@ -101,6 +120,8 @@ search_params! {
     LMR_BASE / lmr_base = 30, -50..=150, c 8;
     /// …see `LMR_BASE`.
     LMR_DIVISOR / lmr_divisor = 220, 120..=400, c 10;
+    /// Extra reduction at expected cut nodes.
+    LMR_CUT_NODE / lmr_cut_node = 1, 0..=3, c 1;
     /// History score per step of reduction change.
     LMR_HISTORY_DIV / lmr_history_div = 6000, 1500..=20000, c 500;
     /// Late-move pruning: quiet moves after `(base + depth²) / (2 − improving)` are skipped.
