@@ -67,6 +67,9 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// A search parameter, `NAME=VALUE` (repeatable; `--features tune` builds only).
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
     },
     /// Print the evaluation terms of a position.
     Eval {
@@ -106,6 +109,8 @@ enum Command {
     Selfplay(chariot::selfplay::cli::SelfplayArgs),
     /// Engine-vs-engine match refereed by the rules module, with Elo, LOS and SPRT.
     Match(chariot::matches::cli::MatchArgs),
+    /// Tune the search parameters by SPSA (needs a `--features tune` build).
+    Spsa(chariot::spsa::cli::SpsaArgs),
     /// Developer tool: search magic numbers and print `src/attacks/magic_numbers.rs`.
     Magics {
         /// Seed of the search.
@@ -138,8 +143,30 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
+            params,
         }) => {
-            let result = chariot::bench::run(depth, threads, hash, |i, pos, nodes, ms| {
+            let mut options = chariot::threads::EngineOptions {
+                threads,
+                hash_mb: hash,
+                ..Default::default()
+            };
+            for p in &params {
+                let set = p
+                    .split_once('=')
+                    .ok_or_else(|| format!("--param {p}: expected NAME=VALUE"))
+                    .and_then(|(name, value)| {
+                        let v = value
+                            .trim()
+                            .parse()
+                            .map_err(|_| format!("--param {p}: the value is not an integer"))?;
+                        options.params.set(name.trim(), v)
+                    });
+                if let Err(e) = set {
+                    eprintln!("chariot: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            let result = chariot::bench::run_with(depth, options, |i, pos, nodes, ms| {
                 eprintln!(
                     "Position {:>2}/{}: {:>10} nodes {:>7} ms  {}",
                     i + 1,
@@ -194,6 +221,7 @@ fn main() -> ExitCode {
         ),
         Some(Command::Selfplay(args)) => ExitCode::from(chariot::selfplay::cli::main(args)),
         Some(Command::Match(args)) => ExitCode::from(chariot::matches::cli::main(args)),
+        Some(Command::Spsa(args)) => ExitCode::from(chariot::spsa::cli::main(args)),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));
             ExitCode::SUCCESS
