@@ -44,7 +44,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Replay a game and print its result under RULES.md (`1-0 checkmate ply 31`, `* ply 4`).
+    /// Replay a game and print its result under docs/rules.md (`1-0 checkmate ply 31`, `* ply 4`).
     Judge {
         /// Start position (default: the start position).
         #[arg(long)]

@@ -1,6 +1,6 @@
 //! `Position`: the board (bitboards by colour and kind plus a mailbox), side to move,
-//! incremental Zobrist key, the progress and ply counters of RULES.md §6, and a state stack
-//! so that every move can be unmade exactly.
+//! incremental Zobrist key, the progress and ply counters of docs/rules.md#automatic-draws,
+//! and a state stack so that every move can be unmade exactly.
 
 mod check;
 mod fen;
