@@ -21,3 +21,4 @@ pub mod threads;
 pub mod tt;
 pub mod tune;
 pub mod types;
+pub mod weights;

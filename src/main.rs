@@ -89,7 +89,7 @@ enum Command {
         #[arg(long)]
         limit: Option<usize>,
         /// Where to write the generated weights.
-        #[arg(long, default_value = "src/eval/weights.rs")]
+        #[arg(long, default_value = "src/weights/tuned.rs")]
         out: PathBuf,
         /// Where to write the loss curve (SVG).
         #[arg(long)]
@@ -97,7 +97,7 @@ enum Command {
         /// Let the overall evaluation scale drift instead of anchoring it to the start weights.
         #[arg(long)]
         free_scale: bool,
-        /// Fit only the terms from this index on (e.g. newly added ones; see `eval::Weights`);
+        /// Fit only the terms from this index on (e.g. newly added ones; see `weights::Weights`);
         /// the others stay as compiled in.
         #[arg(long, default_value_t = 0)]
         from_term: usize,
