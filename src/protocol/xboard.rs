@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! > xboard
-//! > protover 2           < feature myname="Chariot 0.1.0" variants="xiangqi" … / feature done=1
+//! > protover 2           < feature myname="Chariot x.y.z" variants="xiangqi" … / feature done=1
 //! > new
 //! > variant xiangqi
 //! > level 0 1 1
