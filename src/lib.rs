@@ -2,7 +2,8 @@
 //!
 //! The library holds all the logic; `main.rs` is a thin command-line front. Data flows one
 //! way: protocol line → command → engine → report → protocol line. Below the protocol layer
-//! everything speaks ranks 0–9 (`h2e2` is the central cannon).
+//! everything speaks ranks 0–9 (`h2e2` is the central cannon). The module map and the
+//! direction of the dependencies are in `docs/architecture.md`.
 
 #![warn(missing_docs)]
 
@@ -21,3 +22,4 @@ pub mod threads;
 pub mod tt;
 pub mod tune;
 pub mod types;
+pub mod weights;

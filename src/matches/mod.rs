@@ -2,7 +2,7 @@
 //!
 //! Two engines (external processes over UCI/UCCI/Cyclone, or Chariot in-process) play `N`
 //! games on `C` worker threads. Game `2k` and `2k+1` share an opening with colours swapped.
-//! Every move is checked and every position judged by [`Game`] (RULES.md §3–§6); engine
+//! Every move is checked and every position judged by [`Game`] (docs/rules.md); engine
 //! faults end the game as a loss for the faulty side: an illegal or unreadable move, a crash,
 //! a hang (no answer after `stop` and a grace period: the process is killed and restarted for
 //! the next game), or a time forfeit (more time used than the clock had, plus a margin).
