@@ -17,6 +17,7 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+pub mod shard;
 pub mod threads;
 pub mod tt;
 pub mod tune;
