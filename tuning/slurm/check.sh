@@ -115,16 +115,17 @@ fi
 
 # A lost shard re-runs alone and gives the same bytes.
 cp "$sp/parts/part-00002.txt" "$work/part-00002.before"
+cp "$sp/train.txt" "$work/train.before"
 rm "$sp/parts/part-00002.txt" "$sp/train.txt"
 say "deleted shard 2 and train.txt; resubmitting with --resume"
 bash "$here/selfplay.sh" "$sp" --resume | sed 's/^/[check]   /'
 read -ra jobs <<< "$(tail -1 "$sp/jobs.txt")"
 wait_jobs "${jobs[@]}"
 if cmp -s "$sp/parts/part-00002.txt" "$work/part-00002.before" \
-  && cmp -s "$sp/train.txt" "$work/selfplay-one-machine.txt"; then
+  && cmp -s "$sp/train.txt" "$work/train.before"; then
   say "OK   the re-run shard 2 and the re-merged train.txt are identical to the first run's"
 else
-  say "DIFF the re-run shard differs"
+  say "DIFF the re-run shard 2 or the re-merged train.txt differs from the first run's"
   status=1
 fi
 

@@ -36,12 +36,17 @@ new_run_folder() {
 }
 
 # missing_tasks RUN COUNT PATTERN: the task indices 0..COUNT-1 whose output (printf PATTERN with
-# the index, relative to RUN) does not exist, comma-separated.
+# the index, relative to RUN) does not exist, as an sbatch --array list ("0-15", "2,7-9", "").
 missing_tasks() {
-  local run=$1 count=$2 pattern=$3 i list=()
-  for ((i = 0; i < count; i++)); do
+  local run=$1 count=$2 pattern=$3 i first=-1 list=()
+  for ((i = 0; i <= count; i++)); do
     # shellcheck disable=SC2059
-    [ -e "$run/$(printf "$pattern" "$i")" ] || list+=("$i")
+    if [ "$i" -lt "$count" ] && [ ! -e "$run/$(printf "$pattern" "$i")" ]; then
+      [ "$first" -ge 0 ] || first=$i
+    elif [ "$first" -ge 0 ]; then
+      if [ "$first" -eq $((i - 1)) ]; then list+=("$first"); else list+=("$first-$((i - 1))"); fi
+      first=-1
+    fi
   done
   local IFS=,
   echo "${list[*]}"

@@ -18,6 +18,7 @@
 # at a path every compute node can read. Under --nodes/--depth (single-threaded engines) a
 # re-run slice plays the same games; under a clock it plays new ones (equally valid samples).
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 [ $# -ge 1 ] || die "usage: $0 RUN_DIR [options] (see the head of this script)"

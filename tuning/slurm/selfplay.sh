@@ -16,6 +16,7 @@
 # --threads $SLURM_CPUS_PER_TASK (= --cpus). The output depends only on the games, the seed, the
 # search limit and the other selfplay flags: never on the shard count, the CPUs or the machine.
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 [ $# -ge 1 ] || die "usage: $0 RUN_DIR [options] (see the head of this script)"
