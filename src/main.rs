@@ -44,7 +44,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Replay a game and print its result under RULES.md (`1-0 checkmate ply 31`, `* ply 4`).
+    /// Replay a game and print its result under docs/rules.md (`1-0 checkmate ply 31`, `* ply 4`).
     Judge {
         /// Start position (default: the start position).
         #[arg(long)]
@@ -92,7 +92,7 @@ enum Command {
         #[arg(long)]
         limit: Option<usize>,
         /// Where to write the generated weights.
-        #[arg(long, default_value = "src/eval/weights.rs")]
+        #[arg(long, default_value = "src/weights/tuned.rs")]
         out: PathBuf,
         /// Where to write the loss curve (SVG).
         #[arg(long)]
@@ -100,7 +100,7 @@ enum Command {
         /// Let the overall evaluation scale drift instead of anchoring it to the start weights.
         #[arg(long)]
         free_scale: bool,
-        /// Fit only the terms from this index on (e.g. newly added ones; see `eval::Weights`);
+        /// Fit only the terms from this index on (e.g. newly added ones; see `weights::Weights`);
         /// the others stay as compiled in.
         #[arg(long, default_value_t = 0)]
         from_term: usize,

@@ -13,13 +13,12 @@
 //! view in centipawns (a mate in `n` plies is written `±(32000 − n)`), and `ply` the number of
 //! moves played from the game's start position. Positions where the side to move is in check
 //! and positions whose best move is a capture can be skipped. Games are written in game
-//! order. `--shard I/N` plays the games `i` with `i mod N = I`; the shards' outputs together
-//! are exactly the positions of the whole run, so `cat` merges them.
+//! order. `--shard I/N` plays the `I`-th of `N` contiguous blocks of games; the shards'
+//! outputs concatenated in shard order are byte for byte the output of the whole run.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
-use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -36,6 +35,8 @@ use crate::search::score::MATE;
 use crate::threads::{Engine, EngineOptions, SilentReporter};
 use crate::types::{Color, Move};
 
+pub use crate::shard::Shard;
+
 /// The search limit per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchLimit {
@@ -43,38 +44,6 @@ pub enum SearchLimit {
     Nodes(u64),
     /// Fixed depth.
     Depth(u32),
-}
-
-/// Shard `index` of `count` (`I/N` on the command line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// This shard, `0 ≤ index < count`.
-    pub index: usize,
-    /// Number of shards.
-    pub count: usize,
-}
-
-impl Default for Shard {
-    fn default() -> Self {
-        Shard { index: 0, count: 1 }
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("bad shard '{s}' (expected I/N with 0 <= I < N)");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count): (usize, usize) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
 }
 
 /// Score-based adjudication: a side resigns when the score from Red's view has been at least
@@ -140,11 +109,10 @@ impl SelfplayConfig {
         }
     }
 
-    /// The game numbers this shard plays, in order.
+    /// The game numbers this shard plays, in order: the shard's contiguous block of the run
+    /// (see [`Shard::range`]).
     pub fn my_games(&self) -> Vec<usize> {
-        (0..self.games)
-            .filter(|i| i % self.shard.count == self.shard.index)
-            .collect()
+        self.shard.range(self.games).collect()
     }
 }
 
@@ -576,14 +544,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shards_parse_and_partition() {
-        assert_eq!("1/4".parse::<Shard>(), Ok(Shard { index: 1, count: 4 }));
-        assert!("4/4".parse::<Shard>().is_err());
-        assert!("1/0".parse::<Shard>().is_err());
-        assert!("x".parse::<Shard>().is_err());
+    fn a_shard_plays_its_contiguous_block_of_games() {
         let mut c = SelfplayConfig::new(10, SearchLimit::Nodes(10));
         c.shard = Shard { index: 1, count: 3 };
-        assert_eq!(c.my_games(), vec![1, 4, 7]);
+        assert_eq!(c.my_games(), vec![3, 4, 5]);
     }
 
     #[test]
@@ -637,7 +601,8 @@ pub mod cli {
         /// Random legal moves after the book (default 8 without a book, 0 with one).
         #[arg(long)]
         pub random_plies: Option<usize>,
-        /// Play only games i with i mod N = I (`I/N`), for array jobs.
+        /// Play only the I-th of N contiguous blocks of the games (`I/N`), for array jobs;
+        /// the shards' outputs concatenated in order are the whole run's.
         #[arg(long, default_value = "0/1")]
         pub shard: Shard,
         /// Hash per worker in MiB.

@@ -6,18 +6,19 @@
 //! between `sigmoid(K · eval)` and the result with Adam, full batch, gradients summed in
 //! parallel with rayon. Left/right mirrored piece-square entries share one value, so the
 //! tables stay symmetric; Red/Black symmetry is built into the features. The result is
-//! written as `src/eval/weights.rs`.
+//! written as `src/weights/tuned.rs`.
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::eval::{self, trace, Weights, MAX_PHASE, TERM_COUNT};
+use crate::eval::{self, trace};
 use crate::movegen::captures;
 use crate::position::Position;
 use crate::search::see::see_ge;
 use crate::types::{PieceKind, Square};
+use crate::weights::{Weights, MAX_PHASE, TERM_COUNT};
 
 /// One training position.
 #[derive(Clone, Debug)]
@@ -288,7 +289,7 @@ pub fn tune(
     (w, k, curve)
 }
 
-/// The text of `src/eval/weights.rs` for `w`.
+/// The text of `src/weights/tuned.rs` for `w`.
 pub fn weights_file(w: &Weights, command: &str) -> String {
     let mut s = String::new();
     writeln!(
@@ -303,7 +304,7 @@ pub fn weights_file(w: &Weights, command: &str) -> String {
     .unwrap();
     writeln!(
         s,
-        "//! Layout: see `eval::Weights`; `(midgame, endgame)` per term, Red's view.\n"
+        "//! Layout: see `weights::Weights`; `(midgame, endgame)` per term, Red's view.\n"
     )
     .unwrap();
     writeln!(s, "use super::{{Weights, TERM_COUNT}};\n").unwrap();

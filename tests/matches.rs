@@ -1,6 +1,6 @@
-//! `chariot match`: the referee on the shared repetition cases, a short Chariot-vs-Chariot
-//! match whose PGN reads back, fake engines that crash / hang / play illegal moves / overrun
-//! their clock, engine wire formats, and the Elo/LOS/SPRT arithmetic.
+//! `chariot match`: the referee on the repetition cases of `tests/data/repetition.tsv`, a short
+//! Chariot-vs-Chariot match whose PGN reads back, fake engines that crash / hang / play illegal
+//! moves / overrun their clock, engine wire formats, and the Elo/LOS/SPRT arithmetic.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -60,7 +60,7 @@ impl Player for Scripted {
 }
 
 #[test]
-fn referee_judges_the_shared_repetition_cases() {
+fn referee_judges_every_repetition_case() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/repetition.tsv");
     let text = std::fs::read_to_string(path).expect("tests/data/repetition.tsv");
     let config = MatchConfig::new([internal("a"), internal("b")], MoveLimit::Nodes(1), 1);
@@ -74,9 +74,7 @@ fn referee_judges_the_shared_repetition_cases() {
         if verdict.starts_with("disputed") {
             continue;
         }
-        // A case whose FEN our parser rejects (a soldier on a point it can never reach) is
-        // covered by a playable twin in tests/rules.rs; here it is skipped.
-        let Ok(start) = Game::new(fen) else { continue };
+        let start = Game::new(fen).unwrap_or_else(|e| panic!("{id}: {e}"));
         let moves: Vec<Move> = moves
             .split_whitespace()
             .map(|m| m.parse().unwrap())

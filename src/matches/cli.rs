@@ -1,24 +1,31 @@
-//! The `chariot match` command line: flags, loading openings, running, the summary.
+//! The `chariot match` command line: flags, loading openings, running, the summary; and
+//! `chariot match merge`, the summary of the results files of many slices.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::openings;
+use super::results;
 use super::spec::EngineSpec;
 use super::stats::SprtConfig;
-use super::{run_match, MatchConfig, MoveLimit, TimeControl};
+use super::{run_match_to, MatchConfig, MoveLimit, TimeControl};
 use crate::rules::MoveCountRule;
+use crate::shard::Shard;
 
 /// Flags of `chariot match`.
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "movetime", "nodes", "depth"])))]
+#[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
+    /// `merge`: the summary of the results files of a match's slices.
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// An engine: "cmd=PATH name=NAME proto=uci|ucci|cyclone|internal ranks=0|1
-    /// timeunit=auto|ms|s option.Hash=16 …" (give exactly two).
+    /// timeunit=auto|ms|s nodes=N option.Hash=16 …" (give exactly two).
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Time control `[moves/]seconds[+increment]`, e.g. 10+0.1.
@@ -33,9 +40,9 @@ pub struct MatchArgs {
     /// Fixed depth per move.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Number of games.
-    #[arg(long)]
-    pub games: usize,
+    /// Number of games (of the whole match, all slices together).
+    #[arg(long, required = true)]
+    pub games: Option<usize>,
     /// Opening book: EPD (one position a line) or PGN (start position + moves).
     #[arg(long)]
     pub openings: Option<PathBuf>,
@@ -75,6 +82,29 @@ pub struct MatchArgs {
     /// PGN Event tag.
     #[arg(long, default_value = "Chariot match")]
     pub event: String,
+    /// Play only the I-th of N contiguous blocks of game pairs (`I/N`), for array jobs; the
+    /// SPRT then never stops the slice early (merge the slices' --results for the verdict).
+    #[arg(long, default_value = "0/1")]
+    pub slice: Shard,
+    /// Write every game as a JSON line here (a header first, an end line when finished), for
+    /// `chariot match merge`.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+}
+
+/// Subcommands of `chariot match`.
+#[derive(Subcommand, Debug, Clone)]
+pub enum MatchCommand {
+    /// Merge the --results files of a match's slices and print the match summary, exactly as
+    /// one machine playing the same games prints it.
+    Merge {
+        /// Results files, one per slice, in any order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Count the games of the files at hand even if slices are missing or incomplete.
+        #[arg(long)]
+        partial: bool,
+    },
 }
 
 /// Runs `chariot match`; returns the process exit code (0, or 2 on bad input).
@@ -89,6 +119,9 @@ pub fn main(args: MatchArgs) -> u8 {
 }
 
 fn run(args: MatchArgs) -> Result<(), String> {
+    if let Some(MatchCommand::Merge { files, partial }) = &args.command {
+        return merge(files, *partial);
+    }
     if args.engines.len() != 2 {
         return Err(format!(
             "give exactly two --engine specs, not {}",
@@ -108,10 +141,17 @@ fn run(args: MatchArgs) -> Result<(), String> {
         (_, _, _, Some(d)) if d > 0 => MoveLimit::Depth(d),
         _ => return Err("the move limit must be positive".into()),
     };
-    if args.games == 0 {
+    let games = args.games.unwrap_or(0);
+    if games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let mut config = MatchConfig::new([first, second], limit, args.games);
+    if first.nodes.or(second.nodes).is_some()
+        && !matches!(limit, MoveLimit::Nodes(_) | MoveLimit::Depth(_))
+    {
+        return Err("an engine's nodes= needs the match to use --nodes or --depth".into());
+    }
+    let mut config = MatchConfig::new([first, second], limit, games);
+    config.slice = args.slice;
     if let Some(path) = &args.openings {
         let (book, warnings) = openings::load(path)?;
         for w in warnings.iter().take(10) {
@@ -147,18 +187,64 @@ fn run(args: MatchArgs) -> Result<(), String> {
         }
         None => None,
     };
+    let mut results_file = match &args.results {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                format!("cannot create {}: {e}", path.display())
+            })?))
+        }
+        None => None,
+    };
+    if !config.slice.is_whole() {
+        let range = config.game_range();
+        eprintln!(
+            "slice {}: games {}..{} of {}",
+            config.slice,
+            range.start + 1,
+            range.end,
+            config.games
+        );
+    }
     let stderr = io::stderr();
     let mut progress = stderr.lock();
-    let report = run_match(
+    let report = run_match_to(
         &config,
         &mut progress,
         pgn_file.as_mut().map(|f| f as &mut dyn Write),
+        results_file.as_mut().map(|f| f as &mut dyn Write),
     )?;
     if let Some(mut f) = pgn_file {
         f.flush()
             .map_err(|e| format!("cannot write the PGN: {e}"))?;
     }
+    if let Some(mut f) = results_file {
+        f.flush()
+            .map_err(|e| format!("cannot write the results: {e}"))?;
+    }
     drop(progress);
     print!("{report}");
+    Ok(())
+}
+
+/// `chariot match merge`: reads the files, prints the summary (stdout) and what is missing
+/// (stderr).
+fn merge(files: &[PathBuf], partial: bool) -> Result<(), String> {
+    let mut texts = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        texts.push((path.display().to_string(), text));
+    }
+    let merged = results::merge(&texts, partial)?;
+    if !merged.missing.is_empty() || !merged.incomplete.is_empty() {
+        let show = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+        eprintln!(
+            "warning: partial merge: missing slices [{}], incomplete slices [{}]",
+            show(&merged.missing),
+            show(&merged.incomplete)
+        );
+    }
+    // A closed stdout (`| head`) is no error worth a panic.
+    let _ = write!(io::stdout().lock(), "{}", merged.report);
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! | `timeunit=auto\|ms\|s` | UCCI time unit (`auto`: ms if the engine offers `usemillisec`) |
 //! | `variant=NAME` | value sent as `UCI_Variant` when the engine offers it (default `xiangqi`) |
 //! | `option.NAME=VALUE` | an engine option (`option.Hash=16`, `"option.Move Overhead=10"`) |
+//! | `nodes=N` | search `N` nodes per move instead of the match's `--nodes`/`--depth` |
 
 use std::fmt;
 use std::path::PathBuf;
@@ -76,6 +77,8 @@ pub struct EngineSpec {
     pub variant: String,
     /// Engine options in order.
     pub options: Vec<(String, String)>,
+    /// Nodes per move for this engine, in place of the match's fixed limit.
+    pub nodes: Option<u64>,
 }
 
 impl EngineSpec {
@@ -164,6 +167,14 @@ impl FromStr for EngineSpec {
                     }
                 }
                 "variant" => spec.variant = value.to_string(),
+                "nodes" => match value.parse::<u64>() {
+                    Ok(n) if n > 0 => spec.nodes = Some(n),
+                    _ => {
+                        return Err(SpecError(format!(
+                            "nodes must be a positive number, not '{value}'"
+                        )))
+                    }
+                },
                 _ => match key.strip_prefix("option.") {
                     Some(name) if !name.trim().is_empty() => spec
                         .options
@@ -232,5 +243,9 @@ mod tests {
         assert!("cmd=x bogus".parse::<EngineSpec>().is_err());
         assert!("cmd=\"x".parse::<EngineSpec>().is_err());
         assert!("proto=internal".parse::<EngineSpec>().is_ok());
+        let spec: EngineSpec = "proto=internal nodes=600".parse().unwrap();
+        assert_eq!(spec.nodes, Some(600));
+        assert!("proto=internal nodes=0".parse::<EngineSpec>().is_err());
+        assert!("proto=internal nodes=x".parse::<EngineSpec>().is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! UCCI 3.0 (the Chinese Chess Universal Engine Protocol of ElephantEye and XQWizard).
 //!
 //! ```text
-//! > ucci                        < id name Chariot 0.1.0 … option usemillisec type check … ucciok
+//! > ucci                        < id name Chariot x.y.z … option usemillisec type check … ucciok
 //! > setoption usemillisec true
 //! > position startpos moves h2e2
 //! > banmoves h9g7

@@ -2,7 +2,7 @@
 //! `startpos …` without the `position` keyword, side letter `r`).
 //!
 //! ```text
-//! > uci                                   < id name Chariot 0.1.0 … option … uciok
+//! > uci                                   < id name Chariot x.y.z … option … uciok
 //! > position startpos moves h2e2 h9g7
 //! > go depth 8                            < info depth 1 seldepth 1 multipv 1 score cp 12 …
 //!                                         < bestmove b0c2 ponder b9c7

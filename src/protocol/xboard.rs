@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! > xboard
-//! > protover 2           < feature myname="Chariot 0.1.0" variants="xiangqi" … / feature done=1
+//! > protover 2           < feature myname="Chariot x.y.z" variants="xiangqi" … / feature done=1
 //! > new
 //! > variant xiangqi
 //! > level 0 1 1
@@ -20,7 +20,7 @@
 //! to start, a line with `Draw` ends the game), so messages are kept clear of them; free text
 //! goes out as `#` debug lines (`feature debug=1`).
 //!
-//! **Claims.** A game being played is refereed by [`Game`] under RULES.md, and game ends are
+//! **Claims.** A game being played is refereed by [`Game`] under docs/rules.md, and game ends are
 //! claimed with `RESULT {reason}` per the `Claims` option:
 //! - `safe` (default): claim what a strict referee such as XBoard with `-testClaims` accepts —
 //!   checkmate and stalemate (a loss for the side without moves), repetition draws, and our own
@@ -60,7 +60,7 @@ pub enum ClaimPolicy {
     /// Only what a strict referee accepts.
     #[default]
     Safe,
-    /// Everything the rules of RULES.md decide.
+    /// Everything the rules of docs/rules.md decide.
     All,
 }
 

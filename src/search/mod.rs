@@ -1,6 +1,7 @@
 //! The search: iterative deepening with aspiration windows over a fail-soft principal
 //! variation search, quiescence search, and the pruning, reduction and extension rules of the
-//! modern Stockfish family, written for Xiangqi (rules in search per RULES.md §5–§6).
+//! modern Stockfish family, written for Xiangqi (rules in search per docs/rules.md#repetition
+//! and docs/rules.md#automatic-draws).
 //!
 //! One [`Worker`] is one search thread; `threads.rs` runs several of them over one shared
 //! transposition table (lazy SMP).
@@ -495,9 +496,9 @@ impl Worker {
         best
     }
 
-    /// Repetition handling at a non-root node (RULES.md §5). Returns a score to return at
-    /// once, or narrows the window; `repeated` tells whether the position repeats one on the
-    /// path (its TT key is then salted).
+    /// Repetition handling at a non-root node (docs/rules.md#repetition). Returns a score to
+    /// return at once, or narrows the window; `repeated` tells whether the position repeats one
+    /// on the path (its TT key is then salted).
     fn repetition(
         &mut self,
         ply: usize,
@@ -558,7 +559,8 @@ impl Worker {
     }
 
     /// Whether a move-count rule draws the game at this node: its count is reached and the
-    /// side to move has a legal move (having none loses first, RULES.md §3, stalemate too).
+    /// side to move has a legal move (having none loses first, stalemate too:
+    /// docs/rules.md#end-of-the-game).
     #[inline]
     fn rule_draw(&self, rule: MoveCountRule) -> bool {
         self.move_rule_draw(rule) && !legal_moves(&self.pos).is_empty()
