@@ -1250,12 +1250,22 @@ impl Worker {
             }
             let mut gives_check = None;
             if !in_check {
+                // Late captures that are neither recaptures nor checks rarely matter.
+                if move_count > self.params.qs_move_limit() as usize
+                    && Some(mv.to()) != self.pos.last_move().map(|m| m.to())
+                {
+                    let check = self.pos.gives_check(mv);
+                    gives_check = Some(check);
+                    if !check {
+                        continue;
+                    }
+                }
                 let victim = self
                     .pos
                     .piece_at(mv.to())
                     .map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
                 if static_eval + victim + self.params.qs_delta_margin() <= alpha {
-                    let check = self.pos.gives_check(mv);
+                    let check = gives_check.unwrap_or_else(|| self.pos.gives_check(mv));
                     gives_check = Some(check);
                     if !check {
                         best_score = best_score.max(static_eval + victim);

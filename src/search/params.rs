@@ -126,6 +126,8 @@ search_params! {
     LMR_HISTORY_DIV / lmr_history_div = 6000, 1500..=20000, c 500;
     /// Late-move pruning: quiet moves after `(base + depth²) / (2 − improving)` are skipped.
     LMP_BASE / lmp_base = 3, 0..=10, c 1;
+    /// Quiescence: after this many moves only recaptures and checks are searched (99 = off).
+    QS_MOVE_LIMIT / qs_move_limit = 99, 1..=99, c 1;
     /// Quiescence delta pruning margin.
     QS_DELTA_MARGIN / qs_delta_margin = 150, 30..=500, c 12;
     /// Singular extensions from this depth…
