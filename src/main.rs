@@ -10,6 +10,12 @@ use clap::{Parser, Subcommand};
 
 use chariot::movegen::perft::{self, parse_epd};
 use chariot::position::Position;
+use chariot::protocol::options::{MAX_HASH_MB, MAX_THREADS};
+
+/// Deepest `chariot perft` and `--epd` depth (see `perft::MAX_DEPTH` for why).
+const PERFT_DEPTHS: std::ops::RangeInclusive<i64> = 1..=perft::MAX_DEPTH as i64;
+/// Deepest `chariot bench --depth` (see `bench::MAX_DEPTH`).
+const BENCH_DEPTHS: std::ops::RangeInclusive<i64> = 1..=chariot::bench::MAX_DEPTH as i64;
 
 #[derive(Parser)]
 #[command(
@@ -26,22 +32,23 @@ struct Cli {
 enum Command {
     /// Count leaf nodes of the legal move tree (one position, or a whole EPD suite).
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (1-64; with --epd, run only this depth of each position).
+        #[arg(value_parser = clap::value_parser!(u32).range(PERFT_DEPTHS))]
         depth: Option<u32>,
         /// Position (default: the start position).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "epd")]
         fen: Option<String>,
         /// Print the count below each root move (`h2e2: 1234`).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "epd")]
         divide: bool,
         /// Run every position of a suite in `FEN;D1 n;D2 n;…` form.
         #[arg(long)]
         epd: Option<PathBuf>,
         /// With --epd: skip depths whose expected count is above this.
-        #[arg(long)]
+        #[arg(long, requires = "epd", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
-        /// Split the root moves across this many threads.
-        #[arg(long, default_value_t = 1)]
+        /// Split the root moves across this many threads (1-256).
+        #[arg(long, default_value_t = 1, value_parser = threads_arg)]
         threads: usize,
     },
     /// Replay a game and print its result under RULES.md (`1-0 checkmate ply 31`, `* ply 4`).
@@ -58,14 +65,15 @@ enum Command {
     },
     /// Search fixed positions to a fixed depth; the total node count is the engine signature.
     Bench {
-        /// Search depth.
-        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        /// Search depth (1-64).
+        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH,
+              value_parser = clap::value_parser!(u32).range(BENCH_DEPTHS))]
         depth: u32,
-        /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        /// Search threads (1-256).
+        #[arg(long, default_value_t = 1, value_parser = threads_arg)]
         threads: usize,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16)]
+        /// Transposition table size in MiB (1-65536).
+        #[arg(long, default_value_t = 16, value_parser = hash_arg)]
         hash: usize,
     },
     /// Print the evaluation terms of a position.
@@ -112,6 +120,27 @@ enum Command {
         #[arg(long, default_value_t = 0x00c4_a410_7000_0001)]
         seed: u64,
     },
+}
+
+/// A thread count in `1..=MAX_THREADS`.
+fn threads_arg(s: &str) -> Result<usize, String> {
+    count_in(s, 1..=MAX_THREADS as usize)
+}
+
+/// A hash size in MiB, `1..=MAX_HASH_MB`.
+fn hash_arg(s: &str) -> Result<usize, String> {
+    count_in(s, 1..=MAX_HASH_MB as usize)
+}
+
+fn count_in(s: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a whole number in {}..={}",
+            range.start(),
+            range.end()
+        )),
+    }
 }
 
 fn main() -> ExitCode {
@@ -264,8 +293,12 @@ fn run_suite(
             return ExitCode::from(2);
         }
     };
+    if entries.is_empty() {
+        eprintln!("chariot perft: {}: no positions", path.display());
+        return ExitCode::from(2);
+    }
     let start = Instant::now();
-    let (mut correct, mut total_nodes) = (0, 0u64);
+    let (mut correct, mut total_nodes, mut checked) = (0, 0u64, 0usize);
     let stderr_is_tty = io::stderr().is_terminal();
     for (i, entry) in entries.iter().enumerate() {
         let pos = match Position::from_fen(&entry.fen) {
@@ -281,6 +314,7 @@ fn run_suite(
                 continue;
             }
             let got = perft::perft_threads(&pos, depth, threads);
+            checked += 1;
             total_nodes += got;
             if got != expected {
                 ok = false;
@@ -306,6 +340,15 @@ fn run_suite(
     }
     if stderr_is_tty {
         eprintln!();
+    }
+    if checked == 0 {
+        eprintln!(
+            "chariot perft: {}: no count to check{}{}",
+            path.display(),
+            only_depth.map_or(String::new(), |d| format!(" at depth {d}")),
+            max_nodes.map_or(String::new(), |m| format!(" with at most {m} nodes"))
+        );
+        return ExitCode::from(2);
     }
     println!("{correct}/{} positions correct", entries.len());
     if correct == entries.len() {

@@ -1,0 +1,124 @@
+//! The command-line tools refuse nonsense: depths beyond their bounds, empty suites, zero or
+//! negative counts, unusable files; each such run exits with status 2 and says why on stderr,
+//! and writes nothing.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use chariot::movegen::perft::{parse_epd, MAX_DEPTH};
+
+fn chariot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Asserts exit status 2 and a message on stderr that contains `needle`.
+fn refused(args: &[&str], needle: &str) {
+    let out = chariot(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+}
+
+/// A scratch directory of this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Black is checkmated: no legal move, so perft is 0 at every depth, however deep.
+const MATED: &str = "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1";
+
+#[test]
+fn perft_depths_above_the_bound_are_refused_and_the_bound_itself_runs() {
+    refused(&["perft", "100000"], "not in 1..=64");
+    refused(&["perft", "65"], "not in 1..=64");
+    refused(&["perft", "0"], "not in 1..=64");
+    let out = chariot(&["perft", &MAX_DEPTH.to_string(), "--fen", MATED]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "Nodes searched: 0");
+}
+
+#[test]
+fn epd_depths_outside_the_bound_are_parse_errors() {
+    let fen = "3aka3/9/9/9/4R4/9/9/9/9/4K4 b - - 0 1";
+    for depth in ["0", "65", "4294967295"] {
+        let err = parse_epd(&format!("{fen};D1 1;D{depth} 1")).unwrap_err();
+        assert!(err.starts_with("line 1: depth"), "{err}");
+    }
+    assert_eq!(
+        parse_epd(&format!("{MATED};D64 0")).unwrap()[0].counts,
+        [(64, 0)]
+    );
+    let dir = scratch("epd");
+    let deep = dir.join("deep.epd");
+    std::fs::write(&deep, format!("{fen};D4294967295 1\n")).unwrap();
+    refused(
+        &["perft", "--epd", deep.to_str().unwrap()],
+        "line 1: depth 4294967295",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_epd_run_that_checks_nothing_is_an_error() {
+    refused(&["perft", "--epd", "/dev/null"], "no positions");
+    let dir = scratch("nothing");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, format!("# a comment\n{MATED};D1 0;D2 0\n")).unwrap();
+    let suite = suite.to_str().unwrap();
+    refused(
+        &["perft", "--epd", suite, "3"],
+        "no count to check at depth 3",
+    );
+    refused(&["perft", "--epd", suite, "--max-nodes", "0"], "not in 1..");
+    let out = chariot(&["perft", "--epd", suite, "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "1/1 positions correct");
+    refused(&["perft", "--epd", "/nonexistent/suite.epd"], "cannot read");
+    // --fen and --divide belong to single-position runs.
+    refused(
+        &["perft", "--epd", suite, "--fen", MATED],
+        "cannot be used with",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_depth_threads_and_hash_are_checked() {
+    refused(&["bench", "--depth", "0"], "not in 1..=64");
+    refused(&["bench", "--depth", "1000"], "not in 1..=64");
+    refused(&["bench", "--threads", "0"], "1..=256");
+    refused(&["bench", "--hash", "0"], "1..=65536");
+    refused(&["perft", "2", "--threads", "0"], "1..=256");
+}
+
+#[test]
+fn protocol_perft_and_bench_depths_share_the_bounds() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\ngo perft 65\nbench 65\nbench 0\nperft 100000\nisready\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = stdout(&out);
+    assert_eq!(text.matches("is out of range 1..64").count(), 4, "{text}");
+    assert!(text.contains("readyok"), "{text}");
+}
