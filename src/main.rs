@@ -82,22 +82,24 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
-    /// Fit the evaluation weights to game results (Texel method) and write the weights file.
+    /// Fit the evaluation weights to game results (Texel method) and write the weights file
+    /// (only if the fit is finite, fits the evaluation and does not raise the loss).
     Tune {
         /// Training data, one `FEN;result;...` line per position (e.g. from `chariot selfplay`).
         #[arg(long)]
         data: PathBuf,
-        /// Passes of Adam over the data.
-        #[arg(long, default_value_t = 300)]
+        /// Passes of Adam over the data (at least 1).
+        #[arg(long, default_value_t = 300, value_parser = positive_count)]
         epochs: usize,
-        /// Adam step size in centipawns.
-        #[arg(long, default_value_t = 1.0)]
+        /// Adam step size in centipawns (above 0, at most 100).
+        #[arg(long, default_value_t = 1.0, value_parser = learning_rate_arg)]
         lr: f64,
-        /// Use only the first N lines.
-        #[arg(long)]
+        /// Use only the first N lines (at least 1).
+        #[arg(long, value_parser = positive_count)]
         limit: Option<usize>,
-        /// Where to write the generated weights.
-        #[arg(long, default_value = "src/eval/weights.rs")]
+        /// Where to write the generated weights; `--out src/eval/weights.rs` replaces the
+        /// weights the engine is built with.
+        #[arg(long, default_value = "tuning/data/weights.rs")]
         out: PathBuf,
         /// Where to write the loss curve (SVG).
         #[arg(long)]
@@ -106,8 +108,8 @@ enum Command {
         #[arg(long)]
         free_scale: bool,
         /// Fit only the terms from this index on (e.g. newly added ones; see `eval::Weights`);
-        /// the others stay as compiled in.
-        #[arg(long, default_value_t = 0)]
+        /// the others stay as compiled in. Below the number of terms (652).
+        #[arg(long, default_value_t = 0, value_parser = term_index)]
         from_term: usize,
     },
     /// Self-play training data: `FEN;result;score;ply` lines (and PGN), in-process.
@@ -130,6 +132,27 @@ fn threads_arg(s: &str) -> Result<usize, String> {
 /// A hash size in MiB, `1..=MAX_HASH_MB`.
 fn hash_arg(s: &str) -> Result<usize, String> {
     count_in(s, 1..=MAX_HASH_MB as usize)
+}
+
+/// A count of at least 1.
+fn positive_count(s: &str) -> Result<usize, String> {
+    count_in(s, 1..=usize::MAX)
+}
+
+/// A term index of the evaluation (`0..TERM_COUNT`).
+fn term_index(s: &str) -> Result<usize, String> {
+    count_in(s, 0..=chariot::eval::TERM_COUNT - 1)
+}
+
+/// An Adam step size: finite, above 0, at most `tune::MAX_LEARNING_RATE`.
+fn learning_rate_arg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= chariot::tune::MAX_LEARNING_RATE => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a step size above 0 and at most {}",
+            chariot::tune::MAX_LEARNING_RATE
+        )),
+    }
 }
 
 fn count_in(s: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
@@ -387,9 +410,22 @@ fn run_tune(
         eprintln!("chariot tune: no usable positions");
         return ExitCode::from(2);
     }
-    let (weights, k, curve) = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
+    let fitted = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
         eprintln!("epoch {:>5}  loss {:.6}  ({secs:.1} s)", e.epoch, e.loss);
     });
+    let tune::TuneResult {
+        weights,
+        k,
+        curve,
+        loss_before,
+        loss_after,
+    } = match fitted {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("chariot tune: {e}; nothing written");
+            return ExitCode::FAILURE;
+        }
+    };
     let command = format!(
         "chariot tune --data {} --epochs {} --lr {}{}{}{}",
         data.display(),
@@ -403,6 +439,12 @@ fn run_tune(
             String::new()
         }
     );
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("chariot tune: cannot create {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     if let Err(e) = std::fs::write(out, tune::weights_file(&weights, &command)) {
         eprintln!("chariot tune: cannot write {}: {e}", out.display());
         return ExitCode::from(2);
@@ -413,12 +455,9 @@ fn run_tune(
             eprintln!("chariot tune: cannot write {}: {e}", svg.display());
         }
     }
-    let (first, last) = (
-        curve[0].loss,
-        curve.last().map_or(curve[0].loss, |e| e.loss),
-    );
+    eprintln!("wrote {}", out.display());
     println!(
-        "positions {} K {k:.6} loss before {first:.6} after {last:.6} time {:.1} s",
+        "positions {} K {k:.6} loss before {loss_before:.6} after {loss_after:.6} time {:.1} s",
         samples.len(),
         start.elapsed().as_secs_f64()
     );

@@ -164,6 +164,53 @@ const DYNAMIC: [MgEg; DYNAMIC_COUNT] = {
     out
 };
 
+/// Pieces of each kind one side starts with (R N B A K C P).
+const PIECE_COUNT: [i64; 7] = [2, 2, 2, 2, 1, 2, 5];
+
+/// The largest count of each dynamic term that one side's position can give (Red's count
+/// minus Black's is at most one side's).
+const MAX_DYNAMIC_COUNT: [i64; DYNAMIC_COUNT] =
+    [34, 16, 34, 2, 6, 2, 1, 18, 18, 18, 16, 16, 2, 2, 2];
+
+/// Checks that no evaluation with weights `terms` can overflow a half of the packed
+/// midgame/endgame integer ([`MgEg`]): each side's pieces on their best distinct points
+/// (Red's sum minus Black's is at most twice that), plus every dynamic term at its largest
+/// count, must stay within `i16` in both halves. The compiled-in weights pass (a test);
+/// `chariot tune` refuses to write weights that do not. The error names the half and its sum.
+pub fn check_packed_bounds(terms: &[(i32, i32); TERM_COUNT]) -> Result<(), String> {
+    for (name, half) in [
+        ("midgame", (|t: (i32, i32)| t.0) as fn((i32, i32)) -> i32),
+        ("endgame", |t: (i32, i32)| t.1),
+    ] {
+        let mut side = 0i64;
+        for kind in PieceKind::ALL {
+            let material = i64::from(half(terms[Weights::material(kind)]));
+            let mut values: Vec<i64> = (0..90)
+                .map(|sq| (material + i64::from(half(terms[Weights::psqt(kind, sq)]))).abs())
+                .collect();
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            side += values[..PIECE_COUNT[kind.index()] as usize]
+                .iter()
+                .sum::<i64>();
+        }
+        let dynamic: i64 = (0..DYNAMIC_COUNT)
+            .map(|i| {
+                i64::from(half(terms[Weights::MOBILITY_ROOK + i])).abs() * MAX_DYNAMIC_COUNT[i]
+            })
+            .sum();
+        let largest = 2 * side + dynamic;
+        if largest > i64::from(i16::MAX) {
+            return Err(format!(
+                "the {name} evaluation could reach {largest}, beyond the packed limit {} \
+                 (pieces {}, other terms {dynamic})",
+                i16::MAX,
+                2 * side
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Receives the non-PST terms: Red's counts, Black's negated, term by term (a term may come
 /// more than once; zero counts included).
 trait TermSink {
@@ -451,27 +498,50 @@ mod tests {
 
     #[test]
     fn packed_scores_cannot_overflow_their_halves() {
-        // The largest |mg| and |eg| any evaluation can sum: each side's pieces on their best
-        // distinct points (Red's sum minus Black's is at most twice that), plus every dynamic
-        // term at its largest count (Red's count minus Black's is at most one side's).
-        const PIECES: [usize; 7] = [2, 2, 2, 2, 1, 2, 5];
-        const MAX_COUNT: [i32; DYNAMIC_COUNT] =
-            [34, 16, 34, 2, 6, 2, 1, 18, 18, 18, 16, 16, 2, 2, 2];
+        // The largest |mg| and |eg| any evaluation can sum, read from the packed tables the
+        // evaluation uses: each side's pieces on their best distinct points (Red's sum minus
+        // Black's is at most twice that), plus every dynamic term at its largest count.
         for half in [MgEg::mg, MgEg::eg] {
             let mut side = 0;
             for kind in PieceKind::ALL {
-                let mut values: Vec<i32> = PSQ[Piece::new(Color::Red, kind).index()]
+                let mut values: Vec<i64> = PSQ[Piece::new(Color::Red, kind).index()]
                     .iter()
-                    .map(|&s| half(s).abs())
+                    .map(|&s| i64::from(half(s).abs()))
                     .collect();
                 values.sort_unstable_by(|a, b| b.cmp(a));
-                side += values[..PIECES[kind.index()]].iter().sum::<i32>();
+                side += values[..PIECE_COUNT[kind.index()] as usize]
+                    .iter()
+                    .sum::<i64>();
             }
-            let dynamic: i32 = (0..DYNAMIC_COUNT)
-                .map(|i| half(DYNAMIC[i]).abs() * MAX_COUNT[i])
+            let dynamic: i64 = (0..DYNAMIC_COUNT)
+                .map(|i| i64::from(half(DYNAMIC[i]).abs()) * MAX_DYNAMIC_COUNT[i])
                 .sum();
-            assert!(2 * side + dynamic <= i16::MAX as i32, "{side} {dynamic}");
+            assert!(
+                2 * side + dynamic <= i64::from(i16::MAX),
+                "{side} {dynamic}"
+            );
         }
+        // The same bound from the weights, as the tuner checks it.
+        assert_eq!(check_packed_bounds(&weights::TERMS), Ok(()));
+    }
+
+    #[test]
+    fn weights_that_could_overflow_a_half_are_refused() {
+        let mut terms = weights::TERMS;
+        terms[Weights::material(PieceKind::Rook)].1 = 9000;
+        let err = check_packed_bounds(&terms).unwrap_err();
+        assert!(
+            err.starts_with("the endgame evaluation could reach"),
+            "{err}"
+        );
+        let mut terms = weights::TERMS;
+        terms[Weights::MOBILITY_ROOK].0 = i32::MAX;
+        assert!(check_packed_bounds(&terms)
+            .unwrap_err()
+            .starts_with("the midgame"));
+        let mut terms = weights::TERMS;
+        terms[Weights::TEMPO] = (-32000, 0);
+        assert!(check_packed_bounds(&terms).is_err());
     }
 
     #[test]
