@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use chariot::args::{count_in, hash_mb as hash_arg, positive_count, threads as threads_arg};
 use chariot::movegen::perft::{self, parse_epd};
 use chariot::position::Position;
-use chariot::protocol::options::{MAX_HASH_MB, MAX_THREADS};
 
 /// Deepest `chariot perft` and `--epd` depth (see `perft::MAX_DEPTH` for why).
 const PERFT_DEPTHS: std::ops::RangeInclusive<i64> = 1..=perft::MAX_DEPTH as i64;
@@ -124,21 +124,6 @@ enum Command {
     },
 }
 
-/// A thread count in `1..=MAX_THREADS`.
-fn threads_arg(s: &str) -> Result<usize, String> {
-    count_in(s, 1..=MAX_THREADS as usize)
-}
-
-/// A hash size in MiB, `1..=MAX_HASH_MB`.
-fn hash_arg(s: &str) -> Result<usize, String> {
-    count_in(s, 1..=MAX_HASH_MB as usize)
-}
-
-/// A count of at least 1.
-fn positive_count(s: &str) -> Result<usize, String> {
-    count_in(s, 1..=usize::MAX)
-}
-
 /// A term index of the evaluation (`0..TERM_COUNT`).
 fn term_index(s: &str) -> Result<usize, String> {
     count_in(s, 0..=chariot::eval::TERM_COUNT - 1)
@@ -151,17 +136,6 @@ fn learning_rate_arg(s: &str) -> Result<f64, String> {
         _ => Err(format!(
             "'{s}' is not a step size above 0 and at most {}",
             chariot::tune::MAX_LEARNING_RATE
-        )),
-    }
-}
-
-fn count_in(s: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(format!(
-            "'{s}' is not a whole number in {}..={}",
-            range.start(),
-            range.end()
         )),
     }
 }
@@ -389,8 +363,17 @@ fn run_tune(
     cfg: chariot::tune::TuneConfig,
 ) -> ExitCode {
     use chariot::tune;
-    let text = match std::fs::read_to_string(data) {
-        Ok(t) => t,
+    let text = match std::fs::read(data) {
+        Ok(bytes) => {
+            let (text, skipped) = tune::utf8_lines(bytes);
+            if skipped > 0 {
+                eprintln!(
+                    "chariot tune: {}: skipped {skipped} line(s) that are not valid UTF-8",
+                    data.display()
+                );
+            }
+            text
+        }
         Err(e) => {
             eprintln!("chariot tune: cannot read {}: {e}", data.display());
             return ExitCode::from(2);

@@ -57,6 +57,27 @@ fn parse_result(s: &str) -> Option<f32> {
     }
 }
 
+/// The text of `bytes` without its lines that are not valid UTF-8, and how many lines those
+/// were (a stray byte costs its line, not the whole file).
+pub fn utf8_lines(bytes: Vec<u8>) -> (String, usize) {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return (text, 0),
+        Err(e) => e.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len());
+    let mut bad = 0;
+    for line in bytes.split(|&b| b == b'\n') {
+        match std::str::from_utf8(line) {
+            Ok(line) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            Err(_) => bad += 1,
+        }
+    }
+    (text, bad)
+}
+
 /// Parses the data (in parallel), keeping quiet positions.
 pub fn load(text: &str, limit: Option<usize>) -> (Vec<Sample>, LoadStats) {
     let lines: Vec<&str> = text
@@ -533,6 +554,13 @@ garbage line\n";
 4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1;1/2-1/2\n\
 4k4/9/9/9/R8/9/9/9/9/3K5 b - - 0 1;1-0\n";
         load(data, None).0
+    }
+
+    #[test]
+    fn lines_with_invalid_utf8_are_dropped_one_by_one() {
+        let (text, bad) = utf8_lines(b"a;1-0\n\xff\xfe;0-1\nb;0-1\n".to_vec());
+        assert_eq!((text.as_str(), bad), ("a;1-0\nb;0-1\n\n", 1));
+        assert_eq!(utf8_lines(b"x\ny".to_vec()), ("x\ny".to_string(), 0));
     }
 
     #[test]

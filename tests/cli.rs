@@ -165,11 +165,11 @@ fn tune_refuses_step_sizes_epochs_and_terms_that_cannot_fit_and_writes_nothing()
     );
     refused(
         &["tune", "--data", data, "--out", out_s, "--epochs", "0"],
-        "1..=",
+        "at least 1",
     );
     refused(
         &["tune", "--data", data, "--out", out_s, "--limit", "0"],
-        "1..=",
+        "at least 1",
     );
     refused(
         &["tune", "--data", "/nonexistent/data.txt", "--out", out_s],
@@ -200,4 +200,154 @@ fn tune_writes_a_new_file_by_default_and_never_the_source() {
     let (before, after): (f64, f64) = (words[6].parse().unwrap(), words[8].parse().unwrap());
     assert!(after < before, "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_skips_lines_that_are_not_utf8_and_counts_them() {
+    let dir = scratch("tune-utf8");
+    let mut data = TUNE_DATA.as_bytes().to_vec();
+    data.extend_from_slice(b"4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1;1-0 \xff\xfe\n");
+    std::fs::write(dir.join("data.txt"), data).unwrap();
+    let out = chariot(&[
+        "tune",
+        "--data",
+        dir.join("data.txt").to_str().unwrap(),
+        "--out",
+        dir.join("w.rs").to_str().unwrap(),
+        "--epochs",
+        "10",
+        "--free-scale",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("skipped 1 line(s) that are not valid UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).starts_with("positions 4 "), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn selfplay_refuses_runs_that_would_do_nothing_or_nonsense_and_creates_no_file() {
+    let dir = scratch("selfplay");
+    let out = dir.join("data.txt");
+    let out_s = out.to_str().unwrap();
+    let run = |extra: &[&str], needle: &str| {
+        let mut args = vec!["selfplay", "--out", out_s];
+        args.extend_from_slice(extra);
+        refused(&args, needle);
+        assert!(!out.exists(), "{extra:?} created {out_s}");
+    };
+    run(&["--games", "0", "--nodes", "100"], "at least 1");
+    run(&["--games", "2", "--nodes", "0"], "not in 1..");
+    run(&["--games", "2", "--depth", "0"], "1..=64");
+    run(&["--games", "2", "--depth", "65"], "1..=64");
+    run(
+        &["--games", "2", "--nodes", "9", "--threads", "0"],
+        "1..=256",
+    );
+    run(
+        &["--games", "2", "--nodes", "9", "--hash", "0"],
+        "1..=65536",
+    );
+    run(
+        &["--games", "2", "--nodes", "9", "--max-plies", "0"],
+        "at least 1",
+    );
+    run(
+        &["--games", "2", "--nodes", "9", "--resign-score=-300"],
+        "not in 1..",
+    );
+    run(
+        &[
+            "--games",
+            "2",
+            "--nodes",
+            "9",
+            "--resign-score",
+            "300",
+            "--resign-moves",
+            "0",
+        ],
+        "at least 1",
+    );
+    run(
+        &["--games", "2", "--nodes", "9", "--draw-score=-1"],
+        "not in 0..",
+    );
+    run(
+        &["--games", "1", "--nodes", "9", "--shard", "1/2"],
+        "shard 1/2 of 1 games plays none",
+    );
+    run(
+        &[
+            "--games",
+            "2",
+            "--nodes",
+            "9",
+            "--openings",
+            "/nonexistent/book.epd",
+        ],
+        "cannot read openings",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_refuses_zero_counts_and_depths_beyond_the_bound() {
+    let engines = [
+        "--engine",
+        "proto=internal name=A",
+        "--engine",
+        "proto=internal name=B",
+    ];
+    let run = |extra: &[&str], needle: &str| {
+        let mut args = vec!["match"];
+        args.extend_from_slice(&engines);
+        args.extend_from_slice(extra);
+        refused(&args, needle);
+    };
+    run(&["--nodes", "10", "--games", "0"], "at least 1");
+    run(&["--nodes", "0", "--games", "2"], "not in 1..");
+    run(&["--movetime", "0", "--games", "2"], "not in 1..");
+    run(&["--depth", "0", "--games", "2"], "1..=64");
+    run(&["--depth", "65", "--games", "2"], "1..=64");
+    run(
+        &["--nodes", "10", "--games", "2", "--concurrency", "0"],
+        "at least 1",
+    );
+    run(
+        &["--nodes", "10", "--games", "2", "--max-plies", "0"],
+        "at least 1",
+    );
+    run(
+        &["--nodes", "10", "--games", "2", "--move-timeout", "0"],
+        "not in 1..",
+    );
+    run(
+        &["--nodes", "10", "--games", "2", "--startup-timeout", "0"],
+        "not in 1..",
+    );
+    run(&["--tc", "0+0", "--games", "2"], "bad time control");
+    run(
+        &[
+            "--nodes",
+            "10",
+            "--games",
+            "2",
+            "--openings",
+            "/nonexistent/book.epd",
+        ],
+        "cannot read openings",
+    );
+}
+
+#[test]
+fn judge_and_eval_refuse_bad_positions_and_moves() {
+    refused(&["eval", "--fen", "not a fen"], "bad FEN");
+    refused(&["judge", "--fen", "not a fen"], "bad FEN");
+    refused(&["judge", "--moves", "h2e2 zz"], "move 2");
+    refused(&["judge", "--moves", "h2e3"], "illegal move h2e3");
+    refused(&["judge", "--rule", "fifty"], "invalid value 'fifty'");
 }
