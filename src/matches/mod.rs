@@ -5,7 +5,9 @@
 //! Every move is checked and every position judged by [`Game`] (RULES.md §3–§6); engine
 //! faults end the game as a loss for the faulty side: an illegal or unreadable move, a crash,
 //! a hang (no answer after `stop` and a grace period: the process is killed and restarted for
-//! the next game), or a time forfeit (more time used than the clock had, plus a margin).
+//! the next game), or a time forfeit (more time used than the clock had, plus a margin). A
+//! move that is legal only in the other rank numbering is no fault but a setup error: it stops
+//! the match with an error (see [`engine`]).
 //! Results stream to stderr; the end is a summary block with W/D/L, Elo ± 95% margin, LOS,
 //! pentanomial pair counts and, if asked, the SPRT log-likelihood ratio with its bounds.
 //!
@@ -215,6 +217,9 @@ pub enum Ending {
     Adjudication(&'static str),
     /// Interrupted (the match was stopped); not counted.
     Abandoned,
+    /// Stopped because an engine is set up wrong (what showed it); not counted, and it ends
+    /// the match with an error.
+    Misconfigured(String),
 }
 
 impl Ending {
@@ -229,6 +234,7 @@ impl Ending {
             Ending::MaxPlies(_) => "max-plies",
             Ending::Adjudication(kind) => kind,
             Ending::Abandoned => "abandoned",
+            Ending::Misconfigured(_) => "misconfigured",
         }
     }
 
@@ -273,11 +279,16 @@ impl GameRecord {
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` if abandoned.
     pub fn result(&self) -> &'static str {
         match (&self.ending, self.winner) {
-            (Ending::Abandoned, _) => "*",
+            (Ending::Abandoned | Ending::Misconfigured(_), _) => "*",
             (_, Some(Color::Red)) => "1-0",
             (_, Some(Color::Black)) => "0-1",
             (_, None) => "1/2-1/2",
         }
+    }
+
+    /// Whether the game counts (was played to an end, not abandoned or stopped).
+    pub fn counts(&self) -> bool {
+        !matches!(self.ending, Ending::Abandoned | Ending::Misconfigured(_))
     }
 
     /// The engine (0 or 1) that won, if any.
@@ -327,6 +338,7 @@ impl GameRecord {
                 None => "Draw by adjudication".to_string(),
             },
             Ending::Abandoned => "Game abandoned".to_string(),
+            Ending::Misconfigured(why) => format!("Game stopped: {why}"),
         }
     }
 
@@ -487,6 +499,10 @@ pub fn play_game(
                 finish(&mut record, &game, Some(!side), Ending::Hang);
                 return record;
             }
+            Thought::Misconfigured(why) => {
+                finish(&mut record, &game, None, Ending::Misconfigured(why));
+                return record;
+            }
             Thought::Move {
                 mv,
                 elapsed,
@@ -586,7 +602,7 @@ pub struct MatchReport {
 impl MatchReport {
     /// Adds one finished game.
     pub fn add(&mut self, record: &GameRecord) {
-        if record.ending == Ending::Abandoned {
+        if matches!(record.ending, Ending::Abandoned | Ending::Misconfigured(_)) {
             self.abandoned += 1;
             return;
         }
@@ -749,8 +765,10 @@ impl fmt::Display for MatchReport {
     }
 }
 
-/// Runs a match: games on `config.concurrency` threads, progress lines on `progress`, each
-/// game's PGN on `pgn` in game order. Fails only if an engine cannot be started at all.
+/// Runs a match: games on `config.concurrency` threads, progress lines on `progress` (first
+/// each engine's setup, e.g. its rank numbering), each game's PGN on `pgn` in game order.
+/// Fails if an engine cannot be started at all, or if a game shows that an engine is set up
+/// wrong ([`Ending::Misconfigured`]; the match stops at once).
 pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn Write,
@@ -763,7 +781,11 @@ pub fn run_match(
         let player = make_player(spec, config.startup_timeout)
             .map_err(|e| format!("engine {}: {e}", i + 1))?;
         names[i] = player.name();
+        if let Some(note) = player.setup_note() {
+            let _ = writeln!(progress, "Engine {}: {note}", i + 1);
+        }
     }
+    let mut setup_error = None;
     if names[0] == names[1] {
         names[1].push_str(" (2)");
     }
@@ -790,7 +812,11 @@ pub fn run_match(
         let mut first_of_pair: HashMap<usize, usize> = HashMap::new();
         for record in rx {
             report.add(&record);
-            if record.ending != Ending::Abandoned {
+            if let Ending::Misconfigured(why) = &record.ending {
+                stop.store(true, Ordering::Relaxed);
+                setup_error.get_or_insert_with(|| why.clone());
+            }
+            if !matches!(record.ending, Ending::Abandoned | Ending::Misconfigured(_)) {
                 let _ = writeln!(
                     progress,
                     "Finished game {} ({} vs {}): {} {{{}}}",
@@ -826,7 +852,7 @@ pub fn run_match(
             pending.insert(record.index, record);
             // Write PGN in game order; abandoned games are left out.
             while let Some(r) = pending.remove(&next_to_write) {
-                if let (Some(out), false) = (pgn.as_mut(), r.ending == Ending::Abandoned) {
+                if let (Some(out), true) = (pgn.as_mut(), r.counts()) {
                     let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
                     let _ = out.write_all(text.as_bytes());
                     let _ = out.flush();
@@ -836,14 +862,17 @@ pub fn run_match(
         }
         // Games never started after an early stop leave gaps: write what is left in order.
         for (_, r) in std::mem::take(&mut pending) {
-            if let (Some(out), false) = (pgn.as_mut(), r.ending == Ending::Abandoned) {
+            if let (Some(out), true) = (pgn.as_mut(), r.counts()) {
                 let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
                 let _ = out.write_all(text.as_bytes());
             }
         }
     });
     report.elapsed = start.elapsed();
-    Ok(report)
+    match setup_error {
+        Some(why) => Err(format!("match stopped, an engine is set up wrong: {why}")),
+        None => Ok(report),
+    }
 }
 
 /// One worker thread: takes game numbers until none are left or the match stops.
