@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod args;
 pub mod attacks;
 pub mod bench;
 pub mod eval;

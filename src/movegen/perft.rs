@@ -7,6 +7,17 @@ use super::{count_legal, legal_moves};
 use crate::position::Position;
 use crate::types::Move;
 
+/// The deepest perft the tools accept (`chariot perft`, `--epd` suites, `go perft`).
+///
+/// Perft recurses once per ply, so an unbounded depth overflows the stack (at 14–20 thousand
+/// plies on the main thread, a few thousand on a worker's). No depth near that can finish:
+/// any position with at least two moves a ply has more than 2^64 leaves at depth 64, and the
+/// barest position with a choice, two generals alone, grows about 2.06 times a ply (1.7 M
+/// leaves at depth 20, under a second) and would need about a year at depth 44 and millions of
+/// years at 64. Positions with fewer moves a ply (forced lines, hemmed-in generals) still fit
+/// under the bound, and 64 plies of recursion are far below any thread's stack.
+pub const MAX_DEPTH: u32 = 64;
+
 /// Leaf nodes of the legal move tree of depth `depth` below `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     match depth {
@@ -59,7 +70,7 @@ pub struct EpdEntry {
 }
 
 /// Parses a suite in `FEN;D1 n;D2 n;...` form; `#` lines and blank lines are skipped.
-/// A malformed line is an error naming its line number.
+/// A malformed line, or a depth outside `1..=MAX_DEPTH`, is an error naming its line number.
 pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, String> {
     let mut entries = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -75,7 +86,13 @@ pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, String> {
             let bad = || format!("line {}: bad depth field '{part}'", n + 1);
             let rest = part.strip_prefix('D').ok_or_else(bad)?;
             let mut it = rest.split_whitespace();
-            let depth = it.next().and_then(|d| d.parse().ok()).ok_or_else(bad)?;
+            let depth: u32 = it.next().and_then(|d| d.parse().ok()).ok_or_else(bad)?;
+            if !(1..=MAX_DEPTH).contains(&depth) {
+                return Err(format!(
+                    "line {}: depth {depth} is outside 1..={MAX_DEPTH} in '{part}'",
+                    n + 1
+                ));
+            }
             let nodes = it.next().and_then(|d| d.parse().ok()).ok_or_else(bad)?;
             counts.push((depth, nodes));
         }

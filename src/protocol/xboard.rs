@@ -331,7 +331,12 @@ pub fn parse(line: &str) -> Result<EngineCommand, CommandError> {
         "perft" => EngineCommand::Perft(number("perft depth", arg, 1, MAX_PERFT_DEPTH)?),
         "bench" => EngineCommand::Bench(match arg {
             None => None,
-            Some(d) => Some(number("bench depth", Some(d), 1, 64)?),
+            Some(d) => Some(number(
+                "bench depth",
+                Some(d),
+                1,
+                crate::bench::MAX_DEPTH.into(),
+            )?),
         }),
         "random" | "computer" | "name" | "rating" | "ics" | "accepted" | "rejected" | "white"
         | "black" => EngineCommand::Ignored(line.to_string()),
