@@ -6,6 +6,10 @@
 //! (id 0) owns the clock and the output. When it finishes it stops the helpers and reports the
 //! move of the best worker (deepest completed depth, then score). `stop`, `ponderhit` and
 //! `quit` never wait behind a search.
+//!
+//! No method waits for a search it has not stopped: a search in infinite or ponder mode only
+//! ends on `stop`, so every call that needs an idle engine (`go`, a new table size or thread
+//! count, clearing) stops the running search first; its result is still reported.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -86,9 +90,9 @@ impl Engine {
         &self.options
     }
 
-    /// Sets the number of search threads (waits for a running search to end).
+    /// Sets the number of search threads (a running search is stopped first).
     pub fn set_threads(&mut self, threads: usize) {
-        self.wait();
+        self.stop_and_wait();
         self.options.threads = threads.clamp(1, 256);
         let mut workers = self.lock_workers();
         workers.truncate(self.options.threads);
@@ -96,9 +100,9 @@ impl Engine {
         workers.extend((n..self.options.threads).map(Worker::new));
     }
 
-    /// Resizes the transposition table (waits for a running search; clears the table).
+    /// Resizes the transposition table (a running search is stopped first; clears the table).
     pub fn set_hash(&mut self, mb: usize) {
-        self.wait();
+        self.stop_and_wait();
         self.options.hash_mb = mb.clamp(1, 65536);
         self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
     }
@@ -118,18 +122,19 @@ impl Engine {
         self.options.move_rule = rule;
     }
 
-    /// Forgets everything learnt (new game): clears the TT and all histories.
+    /// Forgets everything learnt (new game): clears the TT and all histories (a running search
+    /// is stopped first).
     pub fn new_game(&mut self) {
-        self.wait();
+        self.stop_and_wait();
         self.tt.clear();
         for w in self.lock_workers().iter_mut() {
             w.clear();
         }
     }
 
-    /// Clears the transposition table only.
+    /// Clears the transposition table only (a running search is stopped first).
     pub fn clear_hash(&mut self) {
-        self.wait();
+        self.stop_and_wait();
         self.tt.clear();
     }
 
@@ -172,8 +177,7 @@ impl Engine {
     /// The reporter receives `info` lines and exactly one `best_move`. A running search is
     /// stopped first (its result is still reported).
     pub fn go(&mut self, pos: &Position, limits: Limits, reporter: Arc<dyn Reporter>) {
-        self.stop();
-        self.wait();
+        self.stop_and_wait();
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(limits.ponder, Ordering::Relaxed);
         let budget = timeman::budget(&limits, self.options.move_overhead, pos.game_ply());
@@ -209,7 +213,16 @@ impl Engine {
         self.pondering.store(false, Ordering::Relaxed);
     }
 
-    /// Waits for the running search (if any) to finish and returns its result.
+    /// Stops the running search (if any) and waits for it: the engine is idle afterwards.
+    fn stop_and_wait(&mut self) {
+        if self.handle.is_some() {
+            self.stop();
+            self.wait();
+        }
+    }
+
+    /// Waits for the running search (if any) to finish and returns its result. A search in
+    /// infinite or ponder mode ends only on [`Engine::stop`].
     pub fn wait(&mut self) -> Option<SearchResult> {
         self.handle.take().and_then(|h| h.join().ok())
     }
@@ -234,8 +247,7 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.stop();
-        self.wait();
+        self.stop_and_wait();
     }
 }
 

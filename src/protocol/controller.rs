@@ -7,6 +7,7 @@
 //! The dialect handlers live next to their parsers (`impl Controller` blocks in `uci.rs`,
 //! `ucci.rs` and `xboard.rs`); the shared plumbing is here.
 
+use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -124,6 +125,9 @@ pub struct Controller {
     pub(super) last_root: Option<(u64, SearchResult)>,
     /// XBoard game state.
     pub(super) xb: xboard::State,
+    /// Commands put off until the engine can take them, handled in order after the current
+    /// event (e.g. XBoard commands that arrived while the engine thought on its move).
+    pub(super) pending: VecDeque<Event>,
     /// Set once the session is over.
     pub(super) quit: bool,
 }
@@ -145,6 +149,7 @@ impl Controller {
             scores: ScoreHistory::default(),
             last_root: None,
             xb: xboard::State::default(),
+            pending: VecDeque::new(),
             quit: false,
         }
     }
@@ -159,8 +164,18 @@ impl Controller {
         }
     }
 
-    /// Handles one event.
+    /// Handles one event, then the commands it let through (see [`Controller::pending`]).
     pub fn handle(&mut self, event: Event) {
+        self.handle_one(event);
+        while !self.quit {
+            let Some(event) = self.pending.pop_front() else {
+                break;
+            };
+            self.handle_one(event);
+        }
+    }
+
+    fn handle_one(&mut self, event: Event) {
         match event {
             Event::Unrecognized(text) => self.out.line(&format!(
                 "Chariot: '{}' is not a protocol; type uci, ucci or xboard (or help)",
@@ -193,7 +208,7 @@ impl Controller {
             Event::Eof => self.shutdown(),
             Event::SearchDone { id, result } => {
                 if self.search.as_ref().is_some_and(|s| s.id == id) {
-                    if let Some(search) = self.search.take() {
+                    if let Some(search) = self.take_search() {
                         self.engine.wait();
                         self.search_finished(search, result);
                     }
@@ -286,9 +301,24 @@ impl Controller {
         self.engine.go(pos, limits, reporter);
     }
 
+    /// Forgets the running search (the caller stops it or has its result). Commands that
+    /// waited for the end of our XBoard move are handled next.
+    fn take_search(&mut self) -> Option<ActiveSearch> {
+        let search = self.search.take()?;
+        if search.purpose == Purpose::XbMove {
+            for (cmd, line) in std::mem::take(&mut self.xb.deferred).into_iter().rev() {
+                self.pending.push_front(Event::Command {
+                    line,
+                    parsed: Ok(cmd),
+                });
+            }
+        }
+        Some(search)
+    }
+
     /// Stops the running search and waits for it; returns it with its result.
     pub(super) fn finish_search(&mut self) -> Option<(ActiveSearch, SearchResult)> {
-        let search = self.search.take()?;
+        let search = self.take_search()?;
         self.engine.stop();
         let result = self.engine.wait().unwrap_or_else(|| {
             log::error!("the search thread ended without a result");
