@@ -22,7 +22,7 @@ use crate::search::limits::Limits;
 use crate::search::report::{Bound, Reporter, Score, SearchResult};
 use crate::search::score::to_report;
 use crate::search::{timeman, PaddedCounter, SharedSearch, Worker};
-use crate::tt::{TranspositionTable, TtBound};
+use crate::tt::{Sizing, TranspositionTable, TtBound};
 use crate::types::Move;
 
 /// Settings of the engine (the option table of every protocol maps onto these).
@@ -100,11 +100,18 @@ impl Engine {
         workers.extend((n..self.options.threads).map(Worker::new));
     }
 
-    /// Resizes the transposition table (a running search is stopped first; clears the table).
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes the transposition table to about `mb` MiB (a running search is stopped first;
+    /// the table starts empty) and says what size was allocated and why (see
+    /// [`TranspositionTable::with_size`]). The old table is freed before the new one is
+    /// allocated, so the same request gives the same size again.
+    pub fn set_hash(&mut self, mb: usize) -> Sizing {
         self.stop_and_wait();
-        self.options.hash_mb = mb.clamp(1, 65536);
-        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+        // The search threads have ended, so this is the last reference: the memory goes now.
+        self.tt = Arc::new(TranspositionTable::tiny());
+        let (tt, sizing) = TranspositionTable::with_size(mb.clamp(1, 65536));
+        self.options.hash_mb = sizing.allocated_mb().max(1);
+        self.tt = Arc::new(tt);
+        sizing
     }
 
     /// Sets the number of principal variations.

@@ -182,33 +182,63 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of `mb` MiB (at least one cluster).
-    ///
-    /// The size is capped at three quarters of the memory available, and halved until the
-    /// allocation succeeds, so an oversized `Hash` setting never aborts the engine.
+    /// A table of `mb` MiB (at least one cluster); see [`TranspositionTable::with_size`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut mb = mb.max(1);
-        if let Some(cap) = physical_memory_mb().map(|m| (m * 3 / 4).max(1)) {
-            if mb > cap {
-                log::warn!("Hash {mb} MiB exceeds 3/4 of the available memory; using {cap} MiB");
-                mb = cap;
+        let (tt, sizing) = TranspositionTable::with_size(mb);
+        if sizing.capped_to_mb.is_some() || !sizing.refused_bytes.is_empty() {
+            for line in sizing.notes() {
+                log::warn!("{line}");
             }
         }
+        tt
+    }
+
+    /// The smallest table (one cluster): a stand-in while the real one is replaced.
+    pub fn tiny() -> TranspositionTable {
+        TranspositionTable {
+            clusters: ClusterBuf::new(1)
+                .unwrap_or_else(|| std::alloc::handle_alloc_error(Layout::new::<Cluster>())),
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// A table of about `mb` MiB and how its size came about.
+    ///
+    /// A request above three quarters of the memory available (see [`memory_cap_mb`]) is cut
+    /// to that cap; an allocation the system refuses is halved until it succeeds, so an
+    /// oversized `Hash` setting never aborts the engine. The caller frees any old table first.
+    pub fn with_size(mb: usize) -> (TranspositionTable, Sizing) {
+        let requested_mb = mb.max(1);
+        let mut mb = requested_mb;
+        let mut capped_to_mb = None;
+        if let Some(cap) = memory_cap_mb().filter(|&cap| mb > cap) {
+            capped_to_mb = Some(cap);
+            mb = cap;
+        }
+        let mut refused_bytes = Vec::new();
         let mut count = (mb * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
         let clusters = loop {
             match ClusterBuf::new(count) {
                 Some(buf) => break buf,
                 None if count > 1 => {
+                    refused_bytes.push(count * std::mem::size_of::<Cluster>());
                     count /= 2;
-                    log::warn!("transposition table allocation failed; trying {count} clusters");
                 }
+                // Not even 64 bytes: nothing else could run either.
                 None => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
             }
         };
-        TranspositionTable {
+        let sizing = Sizing {
+            requested_mb,
+            capped_to_mb,
+            refused_bytes,
+            bytes: clusters.len() * std::mem::size_of::<Cluster>(),
+        };
+        let tt = TranspositionTable {
             clusters,
             generation: AtomicU8::new(0),
-        }
+        };
+        (tt, sizing)
     }
 
     /// Size in MiB.
@@ -335,18 +365,146 @@ impl TranspositionTable {
     }
 }
 
-/// Memory available on the machine in MiB, if the system tells (Linux `/proc/meminfo`).
-fn physical_memory_mb() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+/// How a table's size came about: what was asked, what the machine allowed, what was
+/// allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sizing {
+    /// The size asked for, in MiB.
+    pub requested_mb: usize,
+    /// The memory cap, when the request was above it.
+    pub capped_to_mb: Option<usize>,
+    /// Sizes in bytes the system refused before one succeeded, largest first.
+    pub refused_bytes: Vec<usize>,
+    /// The size allocated, in bytes.
+    pub bytes: usize,
+}
+
+impl Sizing {
+    /// The size allocated, in whole MiB.
+    pub fn allocated_mb(&self) -> usize {
+        self.bytes >> 20
+    }
+
+    /// What a user should be told: the cap and refusals if any, then the size allocated.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(cap) = self.capped_to_mb {
+            notes.push(format!(
+                "Hash {} MiB is more than 3/4 of the memory available; trying {cap} MiB",
+                self.requested_mb
+            ));
+        }
+        if !self.refused_bytes.is_empty() {
+            let sizes: Vec<String> = self.refused_bytes.iter().map(|&b| size_text(b)).collect();
+            notes.push(format!(
+                "the system refused a hash table of {}",
+                sizes.join(", ")
+            ));
+        }
+        notes.push(format!("hash table: {}", size_text(self.bytes)));
+        notes
+    }
+}
+
+/// `4096 MiB`, or `512 KiB` below one MiB.
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
+    }
+}
+
+/// The largest table the engine will try, in MiB: three quarters of the memory available,
+/// rounded down to a power of two (so that the same request gives the same size while the
+/// machine's free memory drifts a little). `None` when the system does not tell.
+///
+/// The memory available is Linux's `MemAvailable`, or less when the process runs in a
+/// control group (cgroup v2) whose `memory.max` leaves less room: overcommitted memory is
+/// only refused when the table is touched, and then by the OOM killer, so the cap is checked
+/// before allocating.
+pub fn memory_cap_mb() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let mut available = meminfo.as_deref().and_then(mem_available_mb);
+    if let Some(room) = cgroup_room_mb() {
+        available = Some(available.map_or(room, |a| a.min(room)));
+    }
+    available.map(cap_of_available)
+}
+
+/// Three quarters of `available_mb`, rounded down to a power of two (at least 1).
+fn cap_of_available(available_mb: usize) -> usize {
+    let cap = (available_mb / 4 * 3).max(1);
+    1 << cap.ilog2()
+}
+
+/// `MemAvailable` of a `/proc/meminfo` text, in MiB.
+fn mem_available_mb(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+/// The memory this process's control group and its ancestors still allow, in MiB (cgroup v2
+/// `memory.max` minus `memory.current`, the least over the hierarchy).
+fn cgroup_room_mb() -> Option<usize> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?.trim();
+    let mut dir = std::path::PathBuf::from("/sys/fs/cgroup");
+    dir.push(path.trim_start_matches('/'));
+    let mut room: Option<u64> = None;
+    loop {
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+        if let (Some(max), Some(current)) = (read("memory.max"), read("memory.current")) {
+            if let (Ok(max), Ok(current)) = (max.trim().parse::<u64>(), current.trim().parse()) {
+                let left = max.saturating_sub(current);
+                room = Some(room.map_or(left, |r| r.min(left)));
+            }
+        }
+        if dir == std::path::Path::new("/sys/fs/cgroup") || !dir.pop() {
+            break;
+        }
+    }
+    room.map(|bytes| (bytes >> 20) as usize)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::score::MATE;
+
+    #[test]
+    fn the_memory_cap_is_three_quarters_rounded_down_to_a_power_of_two() {
+        assert_eq!(cap_of_available(22_000), 16_384);
+        assert_eq!(cap_of_available(21_000), 8_192);
+        assert_eq!(cap_of_available(1), 1);
+        assert_eq!(cap_of_available(0), 1);
+        let meminfo = "MemTotal:       24000000 kB\nMemAvailable:   8388608 kB\n";
+        assert_eq!(mem_available_mb(meminfo), Some(8192));
+        assert_eq!(mem_available_mb("MemTotal: 5 kB"), None);
+    }
+
+    #[test]
+    fn the_sizing_says_what_was_allocated_and_why() {
+        let (tt, sizing) = TranspositionTable::with_size(2);
+        assert_eq!(tt.size_mb(), 2);
+        assert_eq!(sizing.allocated_mb(), 2);
+        assert_eq!(sizing.notes().last().unwrap(), "hash table: 2 MiB");
+        let cut = Sizing {
+            requested_mb: 65536,
+            capped_to_mb: Some(16384),
+            refused_bytes: vec![16384 << 20, 8192 << 20],
+            bytes: 4096 << 20,
+        };
+        assert_eq!(
+            cut.notes(),
+            [
+                "Hash 65536 MiB is more than 3/4 of the memory available; trying 16384 MiB",
+                "the system refused a hash table of 16384 MiB, 8192 MiB",
+                "hash table: 4096 MiB",
+            ]
+        );
+    }
 
     #[test]
     fn store_then_probe_returns_the_entry() {

@@ -84,3 +84,50 @@ fn xboard_quit_while_thinking_with_a_deferred_command_exits() {
     e.send("quit");
     assert!(e.wait_exit().success());
 }
+
+/// The sizes of the `info string hash table: N MiB` lines among `lines`.
+fn hash_sizes(lines: &[String]) -> Vec<usize> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string hash table: "))
+        .map(|s| s.trim_end_matches(" MiB").parse().expect("a size in MiB"))
+        .collect()
+}
+
+#[test]
+fn uci_hash_says_the_size_allocated() {
+    let mut e = Engine::with("uci", "uciok");
+    e.send("setoption name Hash value 3");
+    assert_eq!(hash_sizes(&e.sync()), [3]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hash_beyond_the_memory_allowed_falls_back_and_is_the_same_twice() {
+    // Under a 1 GiB address-space limit the system refuses most of what is asked. The old
+    // table is freed before the new one is allocated, so asking twice gives the same size.
+    let mut e = Engine::start_in_shell("ulimit -v 1048576 && exec \"$0\"");
+    e.send("uci");
+    e.expect_line("uciok");
+    let mut sizes = Vec::new();
+    for _ in 0..2 {
+        e.send("setoption name Hash value 65536");
+        let lines = e.sync();
+        assert!(
+            lines.iter().any(|l| l.contains("the system refused")),
+            "the refusal is reported: {lines:?}"
+        );
+        sizes.extend(hash_sizes(&lines));
+    }
+    assert_eq!(sizes.len(), 2, "{sizes:?}");
+    assert_eq!(sizes[0], sizes[1], "the same request gives the same size");
+    assert!((1..1024).contains(&sizes[0]), "{sizes:?}");
+    // The engine goes on working with the table it got.
+    e.send("position startpos");
+    e.send("go depth 4");
+    let best = e.expect_prefix("bestmove");
+    let mv = best.split_whitespace().nth(1).unwrap_or("");
+    assert!(is_legal(&position(START, &[]), mv), "{best}");
+    e.send("quit");
+    assert!(e.wait_exit().success());
+}

@@ -362,7 +362,7 @@ impl Controller {
     pub(super) fn apply_setting(&mut self, setting: Setting) {
         debug_assert!(!self.searching());
         match setting {
-            Setting::Hash(mb) => self.engine.set_hash(mb),
+            Setting::Hash(mb) => self.set_hash(mb),
             Setting::Threads(n) => self.engine.set_threads(n),
             Setting::ClearHash => self.engine.clear_hash(),
             Setting::Ponder(on) => self.settings.ponder = on,
@@ -381,6 +381,15 @@ impl Controller {
             Setting::Debug(on) => self.settings.debug = on,
             Setting::NewGame => self.new_game(),
             Setting::Claims(policy) => self.settings.claims = policy,
+        }
+    }
+
+    /// Resizes the hash table and tells the GUI the size allocated (and why, when it is less
+    /// than asked).
+    pub(super) fn set_hash(&mut self, mb: usize) {
+        let sizing = self.engine.set_hash(mb);
+        for line in sizing.notes() {
+            self.note(&line);
         }
     }
 

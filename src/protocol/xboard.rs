@@ -518,7 +518,7 @@ impl Controller {
                 }
             }
             EngineCommand::Memory(mb) => {
-                self.xb_configure(EngineCommand::Memory(mb), line, |c| c.engine.set_hash(mb))
+                self.xb_configure(EngineCommand::Memory(mb), line, |c| c.set_hash(mb))
             }
             EngineCommand::Cores(n) => {
                 self.xb_configure(EngineCommand::Cores(n), line, |c| c.engine.set_threads(n))
