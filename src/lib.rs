@@ -10,6 +10,7 @@ pub mod attacks;
 pub mod bench;
 pub mod eval;
 pub mod game;
+pub mod interrupt;
 pub mod matches;
 pub mod movegen;
 pub mod position;

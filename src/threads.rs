@@ -52,7 +52,27 @@ impl Default for EngineOptions {
     }
 }
 
-/// The search engine: TT, workers, and at most one running search.
+/// A change of configuration that may take long (allocating or clearing a big table), which
+/// [`Engine::reconfigure`] runs in the background.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Resize the transposition table to about this many MiB (it starts empty).
+    Hash(usize),
+    /// Search with this many threads.
+    Threads(usize),
+    /// Empty the transposition table.
+    ClearHash,
+    /// Forget everything learnt (new game): the table and the move-ordering histories.
+    NewGame,
+}
+
+/// What background work changes; the engine holds it again once settled.
+struct Tables {
+    tt: Arc<TranspositionTable>,
+    workers: Vec<Worker>,
+}
+
+/// The search engine: TT, workers, and at most one running search or background change.
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
@@ -60,6 +80,13 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
     handle: Option<JoinHandle<SearchResult>>,
+    /// The last background change, which owns the tables until it ends.
+    background: Option<JoinHandle<Option<Tables>>>,
+    /// Set when the engine is dropped: background work gives up.
+    cancel: Arc<AtomicBool>,
+    /// Test seam: background work waits for this gate to open.
+    #[cfg(test)]
+    gate: Option<Arc<Gate>>,
 }
 
 impl Default for Engine {
@@ -82,22 +109,21 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
             handle: None,
+            background: None,
+            cancel: Arc::new(AtomicBool::new(false)),
+            #[cfg(test)]
+            gate: None,
         }
     }
 
-    /// The current settings.
+    /// The current settings (those a background change sets count once it is settled).
     pub fn options(&self) -> &EngineOptions {
         &self.options
     }
 
     /// Sets the number of search threads (a running search is stopped first).
     pub fn set_threads(&mut self, threads: usize) {
-        self.stop_and_wait();
-        self.options.threads = threads.clamp(1, 256);
-        let mut workers = self.lock_workers();
-        workers.truncate(self.options.threads);
-        let n = workers.len();
-        workers.extend((n..self.options.threads).map(Worker::new));
+        self.change_now(Change::Threads(threads));
     }
 
     /// Resizes the transposition table to about `mb` MiB (a running search is stopped first;
@@ -105,13 +131,10 @@ impl Engine {
     /// [`TranspositionTable::with_size`]). The old table is freed before the new one is
     /// allocated, so the same request gives the same size again.
     pub fn set_hash(&mut self, mb: usize) -> Sizing {
-        self.stop_and_wait();
-        // The search threads have ended, so this is the last reference: the memory goes now.
-        self.tt = Arc::new(TranspositionTable::tiny());
-        let (tt, sizing) = TranspositionTable::with_size(mb.clamp(1, 65536));
-        self.options.hash_mb = sizing.allocated_mb().max(1);
-        self.tt = Arc::new(tt);
-        sizing
+        let mut tables = self.take_tables();
+        let sizing = resize_table(&mut tables, mb, &AtomicBool::new(false));
+        self.install(tables);
+        sizing.expect("never cancelled")
     }
 
     /// Sets the number of principal variations.
@@ -132,17 +155,125 @@ impl Engine {
     /// Forgets everything learnt (new game): clears the TT and all histories (a running search
     /// is stopped first).
     pub fn new_game(&mut self) {
-        self.stop_and_wait();
-        self.tt.clear();
-        for w in self.lock_workers().iter_mut() {
-            w.clear();
-        }
+        self.change_now(Change::NewGame);
     }
 
     /// Clears the transposition table only (a running search is stopped first).
     pub fn clear_hash(&mut self) {
+        self.change_now(Change::ClearHash);
+    }
+
+    /// Makes `change` on this thread and returns what a user should be told about it.
+    fn change_now(&mut self, change: Change) -> Vec<String> {
+        let mut tables = self.take_tables();
+        let notes = apply(change, &mut tables, &AtomicBool::new(false));
+        self.install(tables);
+        notes
+    }
+
+    /// Starts `change` in the background and returns at once (a running search is stopped
+    /// first; its result is still reported). When the change is made, `done` is called on
+    /// the background thread with what a user should be told about it (e.g. the hash size
+    /// allocated). Changes started one after another are made in order.
+    ///
+    /// Until [`Engine::settle`] (which [`Engine::go`] and the other configuration calls do
+    /// first), the table reads as empty. The tables are cleared with as many threads as the
+    /// engine searches with. Dropping the engine cancels the work without waiting for it.
+    pub fn reconfigure(&mut self, change: Change, done: impl FnOnce(Vec<String>) + Send + 'static) {
         self.stop_and_wait();
-        self.tt.clear();
+        let earlier = self.background.take();
+        let mut now = None;
+        if earlier.is_none() {
+            now = Some(self.take_tables());
+        }
+        let cancel = Arc::clone(&self.cancel);
+        #[cfg(test)]
+        let gate = self.gate.clone();
+        let work = move || {
+            #[cfg(test)]
+            if let Some(gate) = gate {
+                gate.pass();
+            }
+            let tables = match (now, earlier) {
+                (Some(tables), _) => Some(tables),
+                (None, Some(earlier)) => earlier.join().ok().flatten(),
+                (None, None) => None,
+            };
+            let (tables, notes) = match tables {
+                Some(mut tables) => {
+                    let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        apply(change, &mut tables, &cancel)
+                    }));
+                    let notes = made.unwrap_or_else(|_| vec![format!("could not make {change:?}")]);
+                    (Some(tables), notes)
+                }
+                None => (
+                    None,
+                    vec![format!("could not make {change:?}: tables lost")],
+                ),
+            };
+            // Exactly one call per change, unless the engine is gone.
+            if !cancel.load(Ordering::Relaxed) {
+                done(notes);
+            }
+            tables
+        };
+        match spawn_or_return("configure", work) {
+            Ok(handle) => self.background = Some(handle),
+            Err(work) => {
+                log::warn!("no thread for background work; doing it now");
+                if let Some(tables) = work() {
+                    self.install(tables);
+                }
+            }
+        }
+    }
+
+    /// Waits for background changes to be made and takes the tables back.
+    pub fn settle(&mut self) {
+        if let Some(handle) = self.background.take() {
+            match handle.join() {
+                Ok(Some(tables)) => self.install(tables),
+                _ => {
+                    log::error!("background work lost the tables; starting afresh");
+                    self.install(Tables {
+                        tt: Arc::new(TranspositionTable::tiny()),
+                        workers: vec![Worker::new(0)],
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether no background change is being made (so [`Engine::settle`] returns at once).
+    pub fn is_settled(&self) -> bool {
+        self.background.as_ref().is_none_or(|h| h.is_finished())
+    }
+
+    /// Takes the tables out (settled, no search running), leaving a stand-in table.
+    fn take_tables(&mut self) -> Tables {
+        self.settle();
+        self.stop_and_wait();
+        Tables {
+            tt: std::mem::replace(&mut self.tt, Arc::new(TranspositionTable::tiny())),
+            workers: std::mem::take(&mut *self.lock_workers()),
+        }
+    }
+
+    /// Puts the tables back.
+    fn install(&mut self, tables: Tables) {
+        self.options.threads = tables.workers.len().max(1);
+        self.options.hash_mb = tables.tt.size_mb().max(1);
+        self.tt = tables.tt;
+        *self.lock_workers() = tables.workers;
+    }
+
+    /// Test seam: background work started from now on waits until the returned gate opens.
+    #[cfg(test)]
+    pub(crate) fn hold_background_work(&mut self) -> Arc<Gate> {
+        let gate = Arc::new(Gate::default());
+        self.gate = Some(Arc::clone(&gate));
+        gate
     }
 
     /// TT fill in per mille.
@@ -182,9 +313,10 @@ impl Engine {
 
     /// Starts searching `pos` (with its game history) in the background and returns at once.
     /// The reporter receives `info` lines and exactly one `best_move`. A running search is
-    /// stopped first (its result is still reported).
+    /// stopped first (its result is still reported); background changes are waited for.
     pub fn go(&mut self, pos: &Position, limits: Limits, reporter: Arc<dyn Reporter>) {
         self.stop_and_wait();
+        self.settle();
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(limits.ponder, Ordering::Relaxed);
         let budget = timeman::budget(&limits, self.options.move_overhead, pos.game_ply());
@@ -242,19 +374,168 @@ impl Engine {
         reporter: Arc<dyn Reporter>,
     ) -> SearchResult {
         self.go(pos, limits, reporter);
-        self.wait().unwrap_or(SearchResult {
-            best: None,
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-        })
+        self.wait().unwrap_or_else(no_result)
+    }
+
+    /// Like [`Engine::search`], stopping the search early (its result then is what it found
+    /// so far) once `stop` is set: for runs a user may interrupt.
+    pub fn search_until(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        reporter: Arc<dyn Reporter>,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        let waker = Arc::new(Waker {
+            inner: reporter,
+            thread: std::thread::current(),
+            done: AtomicBool::new(false),
+        });
+        self.go(pos, limits, Arc::clone(&waker) as Arc<dyn Reporter>);
+        while !waker.done.load(Ordering::Acquire) && self.is_searching() {
+            if stop.load(Ordering::Relaxed) {
+                self.stop();
+            }
+            std::thread::park_timeout(Duration::from_millis(5));
+        }
+        self.wait().unwrap_or_else(no_result)
+    }
+}
+
+/// The result of a search that reported none.
+fn no_result() -> SearchResult {
+    SearchResult {
+        best: None,
+        ponder: None,
+        score: Score::Cp(0),
+        depth: 0,
+        nodes: 0,
+    }
+}
+
+/// Passes a search's output on and wakes the thread waiting for its result.
+struct Waker {
+    inner: Arc<dyn Reporter>,
+    thread: std::thread::Thread,
+    done: AtomicBool,
+}
+
+impl Reporter for Waker {
+    fn info(&self, info: &crate::search::report::SearchInfo) {
+        self.inner.info(info);
+    }
+
+    fn message(&self, text: &str) {
+        self.inner.message(text);
+    }
+
+    fn best_move(&self, result: &SearchResult) {
+        self.inner.best_move(result);
+        self.done.store(true, Ordering::Release);
+        self.thread.unpark();
+    }
+}
+
+/// Makes `change` on `tables`; returns what a user should be told.
+fn apply(change: Change, tables: &mut Tables, cancel: &AtomicBool) -> Vec<String> {
+    let threads = tables.workers.len();
+    match change {
+        Change::Hash(mb) => resize_table(tables, mb, cancel).map_or(Vec::new(), |s| s.notes()),
+        Change::Threads(n) => {
+            let n = n.clamp(1, 256);
+            tables.workers.truncate(n);
+            for id in tables.workers.len()..n {
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                tables.workers.push(Worker::new(id));
+            }
+            if tables.workers.is_empty() {
+                tables.workers.push(Worker::new(0));
+            }
+            Vec::new()
+        }
+        Change::ClearHash => {
+            tables.tt.clear_in(threads, cancel);
+            Vec::new()
+        }
+        Change::NewGame => {
+            tables.tt.clear_in(threads, cancel);
+            for w in tables.workers.iter_mut() {
+                w.clear();
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// Replaces the table by one of about `mb` MiB, freeing the old one first; `None` if
+/// cancelled (a stand-in table is left).
+fn resize_table(tables: &mut Tables, mb: usize, cancel: &AtomicBool) -> Option<Sizing> {
+    // No search runs, so this is the last reference: the memory goes now.
+    tables.tt = Arc::new(TranspositionTable::tiny());
+    let threads = tables.workers.len();
+    let (tt, sizing) = TranspositionTable::with_size_in(mb.clamp(1, 65536), threads, cancel)?;
+    tables.tt = Arc::new(tt);
+    Some(sizing)
+}
+
+/// Runs `f` on a new thread named `name`, or gives `f` back if the system refuses the thread
+/// (so that the caller can run it itself: nothing `f` owns is lost).
+pub fn spawn_or_return<T, F>(name: &str, f: F) -> Result<JoinHandle<Option<T>>, F>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Option<T> + Send + 'static,
+{
+    let (tx, rx) = std::sync::mpsc::channel::<F>();
+    match std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn(move || rx.recv().ok().and_then(|f| f()))
+    {
+        Ok(handle) => match tx.send(f) {
+            Ok(()) => Ok(handle),
+            Err(std::sync::mpsc::SendError(f)) => Err(f),
+        },
+        Err(e) => {
+            log::warn!("cannot start a thread for {name}: {e}");
+            Err(f)
+        }
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop_and_wait();
+        // Background work is not waited for: it sees the flag, gives up, frees its tables.
+        self.cancel.store(true, Ordering::Relaxed);
+        #[cfg(test)]
+        if let Some(gate) = &self.gate {
+            gate.open();
+        }
+    }
+}
+
+/// Test seam: a gate background work waits at until it opens.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct Gate {
+    open: Mutex<bool>,
+    opened: std::sync::Condvar,
+}
+
+#[cfg(test)]
+impl Gate {
+    /// Lets waiting and future work through.
+    pub(crate) fn open(&self) {
+        *self.open.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.opened.notify_all();
+    }
+
+    fn pass(&self) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        while !*open {
+            open = self.opened.wait(open).unwrap_or_else(|e| e.into_inner());
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 
 use std::alloc::{alloc, dealloc, Layout};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use crate::search::score::{MATE_BOUND, NONE_SCORE};
 use crate::types::Move;
@@ -74,19 +74,34 @@ struct ClusterBuf {
 unsafe impl Send for ClusterBuf {}
 unsafe impl Sync for ClusterBuf {}
 
+/// Why [`ClusterBuf::new`] has no buffer.
+enum NoBuffer {
+    /// The system refused the memory.
+    Refused,
+    /// The caller gave up while the memory was being zeroed.
+    Cancelled,
+}
+
 impl ClusterBuf {
-    /// `len` (≥ 1) zeroed clusters, or `None` if the memory is not there.
-    fn new(len: usize) -> Option<ClusterBuf> {
-        let bytes = len.max(1).checked_mul(std::mem::size_of::<Cluster>())?;
+    /// `len` (≥ 1) zeroed clusters. The zeroing (the slow part: it touches every page) is
+    /// split over `threads` threads and gives up as soon as `cancel` is set.
+    fn new(len: usize, threads: usize, cancel: &AtomicBool) -> Result<ClusterBuf, NoBuffer> {
+        let bytes = len
+            .max(1)
+            .checked_mul(std::mem::size_of::<Cluster>())
+            .ok_or(NoBuffer::Refused)?;
         let align = if bytes >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<Cluster>()
         };
-        let layout = Layout::from_size_align(bytes.div_ceil(align) * align, align).ok()?;
+        let size = bytes
+            .checked_next_multiple_of(align)
+            .ok_or(NoBuffer::Refused)?;
+        let layout = Layout::from_size_align(size, align).map_err(|_| NoBuffer::Refused)?;
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc(layout) };
-        let ptr = NonNull::new(raw.cast::<Cluster>())?;
+        let ptr = NonNull::new(raw.cast::<Cluster>()).ok_or(NoBuffer::Refused)?;
         #[cfg(target_os = "linux")]
         if align == HUGE_PAGE {
             // SAFETY: the range is our own fresh allocation; failure only means small pages.
@@ -94,14 +109,70 @@ impl ClusterBuf {
         }
         // Zero after the advice, so that the first touch faults in huge pages. All-zero
         // bytes are valid empty clusters (atomics of 0).
-        // SAFETY: `raw` is valid for `layout.size()` bytes.
-        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        Some(ClusterBuf {
+        let base = raw as usize;
+        in_slices(layout.size(), threads, ZERO_CHUNK, |range| {
+            for chunk in range.step_by(ZERO_CHUNK) {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                let n = ZERO_CHUNK.min(layout.size() - chunk);
+                // SAFETY: `chunk..chunk + n` lies in our allocation, and the slices of the
+                // threads do not overlap.
+                unsafe { std::ptr::write_bytes((base + chunk) as *mut u8, 0, n) };
+            }
+        });
+        if cancel.load(Ordering::Relaxed) {
+            // SAFETY: allocated above with this layout.
+            unsafe { dealloc(raw, layout) };
+            return Err(NoBuffer::Cancelled);
+        }
+        Ok(ClusterBuf {
             ptr,
             len: len.max(1),
             layout,
         })
     }
+}
+
+/// Bytes zeroed between two looks at the cancel flag (a few milliseconds of work).
+const ZERO_CHUNK: usize = 16 << 20;
+
+/// Calls `work` on up to `threads` contiguous slices of `0..len` (none shorter than `least`
+/// unless it is the only one), each on its own thread: the calling thread takes the last one,
+/// and any whose thread the system refuses. Stockfish clears its table with all its threads
+/// the same way.
+fn in_slices(
+    len: usize,
+    threads: usize,
+    least: usize,
+    work: impl Fn(std::ops::Range<usize>) + Sync,
+) {
+    let threads = threads.clamp(1, 256).min(len / least.max(1)).max(1);
+    let per = len.div_ceil(threads).next_multiple_of(64);
+    let slices: Vec<std::ops::Range<usize>> = (0..threads)
+        .map(|i| (i * per).min(len)..((i + 1) * per).min(len))
+        .filter(|r| !r.is_empty())
+        .collect();
+    let Some((last, others)) = slices.split_last() else {
+        return;
+    };
+    let work = &work;
+    std::thread::scope(|s| {
+        let mut refused = Vec::new();
+        for range in others {
+            let r = range.clone();
+            let spawned = std::thread::Builder::new()
+                .name("tt-clear".into())
+                .spawn_scoped(s, move || work(r));
+            if spawned.is_err() {
+                refused.push(range.clone());
+            }
+        }
+        work(last.clone());
+        for range in refused {
+            work(range);
+        }
+    });
 }
 
 impl std::ops::Deref for ClusterBuf {
@@ -195,10 +266,13 @@ impl TranspositionTable {
 
     /// The smallest table (one cluster): a stand-in while the real one is replaced.
     pub fn tiny() -> TranspositionTable {
-        TranspositionTable {
-            clusters: ClusterBuf::new(1)
-                .unwrap_or_else(|| std::alloc::handle_alloc_error(Layout::new::<Cluster>())),
-            generation: AtomicU8::new(0),
+        let never = AtomicBool::new(false);
+        match ClusterBuf::new(1, 1, &never) {
+            Ok(clusters) => TranspositionTable {
+                clusters,
+                generation: AtomicU8::new(0),
+            },
+            Err(_) => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
         }
     }
 
@@ -208,6 +282,17 @@ impl TranspositionTable {
     /// to that cap; an allocation the system refuses is halved until it succeeds, so an
     /// oversized `Hash` setting never aborts the engine. The caller frees any old table first.
     pub fn with_size(mb: usize) -> (TranspositionTable, Sizing) {
+        let never = AtomicBool::new(false);
+        TranspositionTable::with_size_in(mb, 1, &never).expect("never cancelled")
+    }
+
+    /// Like [`TranspositionTable::with_size`], zeroing the table with `threads` threads;
+    /// `None` if `cancel` was set meanwhile (the memory is freed again).
+    pub fn with_size_in(
+        mb: usize,
+        threads: usize,
+        cancel: &AtomicBool,
+    ) -> Option<(TranspositionTable, Sizing)> {
         let requested_mb = mb.max(1);
         let mut mb = requested_mb;
         let mut capped_to_mb = None;
@@ -218,14 +303,15 @@ impl TranspositionTable {
         let mut refused_bytes = Vec::new();
         let mut count = (mb * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
         let clusters = loop {
-            match ClusterBuf::new(count) {
-                Some(buf) => break buf,
-                None if count > 1 => {
+            match ClusterBuf::new(count, threads, cancel) {
+                Ok(buf) => break buf,
+                Err(NoBuffer::Cancelled) => return None,
+                Err(NoBuffer::Refused) if count > 1 => {
                     refused_bytes.push(count * std::mem::size_of::<Cluster>());
                     count /= 2;
                 }
                 // Not even 64 bytes: nothing else could run either.
-                None => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
+                Err(NoBuffer::Refused) => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
             }
         };
         let sizing = Sizing {
@@ -238,7 +324,7 @@ impl TranspositionTable {
             clusters,
             generation: AtomicU8::new(0),
         };
-        (tt, sizing)
+        Some((tt, sizing))
     }
 
     /// Size in MiB.
@@ -248,12 +334,26 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&self) {
-        for c in self.clusters.iter() {
-            for s in &c.slots {
-                s.check.store(0, Ordering::Relaxed);
-                s.data.store(0, Ordering::Relaxed);
+        self.clear_in(1, &AtomicBool::new(false));
+    }
+
+    /// Empties every entry with `threads` threads; gives up (leaving some entries) as soon as
+    /// `cancel` is set. No search may run meanwhile.
+    pub fn clear_in(&self, threads: usize, cancel: &AtomicBool) {
+        const PER_LOOK: usize = ZERO_CHUNK / std::mem::size_of::<Cluster>();
+        in_slices(self.clusters.len(), threads, PER_LOOK, |range| {
+            for chunk in self.clusters[range].chunks(PER_LOOK) {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                for c in chunk {
+                    for s in &c.slots {
+                        s.check.store(0, Ordering::Relaxed);
+                        s.data.store(0, Ordering::Relaxed);
+                    }
+                }
             }
-        }
+        });
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -504,6 +604,49 @@ mod tests {
                 "hash table: 4096 MiB",
             ]
         );
+    }
+
+    #[test]
+    fn slices_cover_the_range_once() {
+        for (len, threads, least) in [
+            (0, 4, 1),
+            (1, 4, 1),
+            (1000, 3, 1),
+            (1000, 8, 300),
+            (64, 2, 64),
+        ] {
+            let seen: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
+            in_slices(len, threads, least, |r| {
+                for i in r {
+                    seen[i].fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            assert!(
+                seen.iter().all(|n| n.load(Ordering::Relaxed) == 1),
+                "{len} {threads}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_parallel_clear_empties_every_entry_and_a_cancelled_one_stops() {
+        let tt = TranspositionTable::new(64);
+        let keys: Vec<u64> = (1..5000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, 0, Move::NULL, 1, 0, 5, TtBound::Exact, false);
+        }
+        let cancelled = AtomicBool::new(true);
+        tt.clear_in(4, &cancelled);
+        assert!(keys.iter().any(|&k| tt.probe(k, 0).is_some()));
+        tt.clear_in(4, &AtomicBool::new(false));
+        assert!(keys.iter().all(|&k| tt.probe(k, 0).is_none()));
+        assert!(TranspositionTable::with_size_in(64, 2, &cancelled).is_none());
+        let (fresh, sizing) = TranspositionTable::with_size_in(64, 3, &AtomicBool::new(false))
+            .expect("not cancelled");
+        assert_eq!((fresh.size_mb(), sizing.allocated_mb()), (64, 64));
+        assert!(keys.iter().all(|&k| fresh.probe(k, 0).is_none()));
     }
 
     #[test]

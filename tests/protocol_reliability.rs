@@ -131,3 +131,70 @@ fn a_hash_beyond_the_memory_allowed_falls_back_and_is_the_same_twice() {
     e.send("quit");
     assert!(e.wait_exit().success());
 }
+
+#[test]
+fn stop_ends_a_long_perft_and_isready_is_answered_meanwhile() {
+    let mut e = Engine::with("uci", "uciok");
+    e.send("go perft 12");
+    assert_eq!(e.sync(), ["readyok"], "answered while perft runs");
+    e.send("stop");
+    let note = e.expect_prefix("info string perft 12 stopped");
+    assert!(note.contains("root moves counted"), "{note}");
+    assert_eq!(e.sync(), ["readyok"]);
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let best = e.expect_prefix("bestmove");
+    let mv = best.split_whitespace().nth(1).unwrap_or("");
+    assert!(is_legal(&position(START, &["h2e2"]), mv), "{best}");
+}
+
+#[test]
+fn quit_and_end_of_input_end_a_long_perft_or_bench() {
+    for (hello, ok, job, end) in [
+        ("uci", "uciok", "go perft 12", "quit"),
+        ("uci", "uciok", "bench 60", "eof"),
+        ("ucci", "ucciok", "perft 12", "eof"),
+        ("ucci", "ucciok", "bench 60", "quit"),
+        ("xboard", "", "perft 12", "quit"),
+        ("xboard", "", "bench 60", "eof"),
+    ] {
+        let mut e = Engine::start();
+        e.send(hello);
+        if !ok.is_empty() {
+            e.expect_line(ok);
+        }
+        e.send(job);
+        if end == "quit" {
+            e.send("quit");
+        } else {
+            e.close();
+        }
+        assert!(e.wait_exit().success(), "{hello} {job} {end}");
+    }
+}
+
+#[test]
+fn a_hash_change_is_reported_before_readyok_and_commands_keep_their_order() {
+    let mut e = Engine::with("uci", "uciok");
+    e.send("setoption name Hash value 64");
+    e.send("position startpos moves h2e2");
+    e.send("setoption name Threads value 2");
+    e.send("ucinewgame");
+    e.send("position startpos moves b2e2");
+    e.send("go depth 3");
+    let lines = e.lines_until_prefix("bestmove");
+    assert!(
+        lines.contains(&"info string hash table: 64 MiB".to_string()),
+        "{lines:?}"
+    );
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("");
+    assert!(is_legal(&position(START, &["b2e2"]), best), "{lines:?}");
+    e.send("setoption name Hash value 32");
+    e.send("quit");
+    assert!(e.wait_exit().success());
+}

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::command::{clip, clock_reading, decimal, number, CommandError, EngineCommand, Level};
-use super::controller::{ActiveSearch, Controller, Purpose};
+use super::controller::{ActiveSearch, Busy, Controller, Purpose};
 use super::options::{self, MAX_HASH_MB, MAX_THREADS};
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase};
@@ -611,9 +611,10 @@ impl Controller {
         self.xb_resume_analysis();
     }
 
-    /// (Re)starts the analysis search if in analyze mode.
-    fn xb_resume_analysis(&mut self) {
-        if !self.xb.analyzing {
+    /// (Re)starts the analysis search if in analyze mode (once background work has ended,
+    /// if there is any).
+    pub(super) fn xb_resume_analysis(&mut self) {
+        if !self.xb.analyzing || !matches!(self.busy, Busy::Idle) {
             return;
         }
         let pos = self.pos.clone();
