@@ -79,7 +79,9 @@ pub struct Engine {
     workers: Arc<Mutex<Vec<Worker>>>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
-    handle: Option<JoinHandle<SearchResult>>,
+    handle: Option<JoinHandle<Option<SearchResult>>>,
+    /// Helper threads a search may start (test seam for a system that refuses threads).
+    helper_limit: usize,
     /// The last background change, which owns the tables until it ends.
     background: Option<JoinHandle<Option<Tables>>>,
     /// Set when the engine is dropped: background work gives up.
@@ -102,13 +104,19 @@ impl Engine {
         options.threads = options.threads.clamp(1, 256);
         options.hash_mb = options.hash_mb.clamp(1, 65536);
         options.multipv = options.multipv.clamp(1, 128);
+        let mut workers = Vec::new();
+        for note in add_workers(&mut workers, options.threads, &AtomicBool::new(false)) {
+            log::warn!("{note}");
+        }
+        options.threads = workers.len();
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            workers: Arc::new(Mutex::new((0..options.threads).map(Worker::new).collect())),
+            workers: Arc::new(Mutex::new(workers)),
             options,
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
             handle: None,
+            helper_limit: usize::MAX,
             background: None,
             cancel: Arc::new(AtomicBool::new(false)),
             #[cfg(test)]
@@ -268,6 +276,12 @@ impl Engine {
         *self.lock_workers() = tables.workers;
     }
 
+    /// Test seam: searches start at most `n` helper threads, as if the system refused more.
+    #[cfg(test)]
+    pub(crate) fn refuse_helper_threads_after(&mut self, n: usize) {
+        self.helper_limit = n;
+    }
+
     /// Test seam: background work started from now on waits until the returned gate opens.
     #[cfg(test)]
     pub(crate) fn hold_background_work(&mut self) -> Arc<Gate> {
@@ -320,6 +334,8 @@ impl Engine {
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(limits.ponder, Ordering::Relaxed);
         let budget = timeman::budget(&limits, self.options.move_overhead, pos.game_ply());
+        let fallback = first_move(pos, &limits);
+        let unstarted = fallback.clone();
         let threads = self.options.threads;
         let shared = SharedSearch {
             tt: Arc::clone(&self.tt),
@@ -333,12 +349,38 @@ impl Engine {
             limits,
         };
         let workers = Arc::clone(&self.workers);
-        let pos = pos.clone();
+        let searched = pos.clone();
+        let helper_limit = self.helper_limit;
+        let to_report = Arc::clone(&reporter);
         self.tt.new_search();
-        self.handle = Some(std::thread::spawn(move || {
+        let search = move || {
             let mut workers = workers.lock().unwrap_or_else(|e| e.into_inner());
-            run_search(&mut workers, &pos, shared, reporter.as_ref())
-        }));
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_search(
+                    &mut workers,
+                    &searched,
+                    shared,
+                    to_report.as_ref(),
+                    helper_limit,
+                )
+            }));
+            // A search that died still owes its one best move.
+            Some(run.unwrap_or_else(|_| {
+                log::error!("the search failed; answering with the first legal move");
+                to_report.best_move(&fallback);
+                fallback
+            }))
+        };
+        match spawn_or_return("search", search) {
+            Ok(handle) => self.handle = Some(handle),
+            Err(_) => {
+                let text = "cannot start the search thread (the system refused it); \
+                            answering with the first legal move";
+                log::error!("{text}");
+                reporter.message(text);
+                reporter.best_move(&unstarted);
+            }
+        }
     }
 
     /// Asks the running search to stop (returns at once; the result is reported as usual).
@@ -363,7 +405,7 @@ impl Engine {
     /// Waits for the running search (if any) to finish and returns its result. A search in
     /// infinite or ponder mode ends only on [`Engine::stop`].
     pub fn wait(&mut self) -> Option<SearchResult> {
-        self.handle.take().and_then(|h| h.join().ok())
+        self.handle.take().and_then(|h| h.join().ok().flatten())
     }
 
     /// Searches synchronously and returns the result (for bench, self-play and tests).
@@ -399,6 +441,18 @@ impl Engine {
             std::thread::park_timeout(Duration::from_millis(5));
         }
         self.wait().unwrap_or_else(no_result)
+    }
+}
+
+/// The answer of a search that could not run: the first legal move allowed by `limits`.
+fn first_move(pos: &Position, limits: &Limits) -> SearchResult {
+    let best = crate::movegen::legal_moves(pos).into_iter().find(|m| {
+        !limits.ban_moves.contains(m)
+            && (limits.search_moves.is_empty() || limits.search_moves.contains(m))
+    });
+    SearchResult {
+        best,
+        ..no_result()
     }
 }
 
@@ -444,16 +498,7 @@ fn apply(change: Change, tables: &mut Tables, cancel: &AtomicBool) -> Vec<String
         Change::Threads(n) => {
             let n = n.clamp(1, 256);
             tables.workers.truncate(n);
-            for id in tables.workers.len()..n {
-                if cancel.load(Ordering::Relaxed) {
-                    break;
-                }
-                tables.workers.push(Worker::new(id));
-            }
-            if tables.workers.is_empty() {
-                tables.workers.push(Worker::new(0));
-            }
-            Vec::new()
+            add_workers(&mut tables.workers, n, cancel)
         }
         Change::ClearHash => {
             tables.tt.clear_in(threads, cancel);
@@ -467,6 +512,39 @@ fn apply(change: Change, tables: &mut Tables, cancel: &AtomicBool) -> Vec<String
             Vec::new()
         }
     }
+}
+
+/// Adds workers up to `n` (megabytes each); when the memory runs out, keeps those it got (at
+/// least one) and says so.
+fn add_workers(workers: &mut Vec<Worker>, n: usize, cancel: &AtomicBool) -> Vec<String> {
+    let wanted = n.max(1);
+    let mut notes = Vec::new();
+    if workers
+        .try_reserve(wanted.saturating_sub(workers.len()))
+        .is_err()
+    {
+        notes.push(format!("no memory for {wanted} search threads"));
+    }
+    while workers.len() < wanted && !cancel.load(Ordering::Relaxed) {
+        if workers.len() == workers.capacity() && workers.try_reserve(1).is_err() {
+            break;
+        }
+        match Worker::try_new(workers.len()) {
+            Some(w) => workers.push(w),
+            None => break,
+        }
+    }
+    if workers.is_empty() {
+        workers.push(Worker::new(0));
+    }
+    if workers.len() < wanted && !cancel.load(Ordering::Relaxed) {
+        notes.push(format!(
+            "Threads {wanted}: memory for {} search threads only; using {}",
+            workers.len(),
+            workers.len()
+        ));
+    }
+    notes
 }
 
 /// Replaces the table by one of about `mb` MiB, freeing the old one first; `None` if
@@ -552,6 +630,7 @@ fn run_search(
     pos: &Position,
     shared: SharedSearch,
     reporter: &dyn Reporter,
+    helper_limit: usize,
 ) -> SearchResult {
     for w in workers.iter_mut() {
         w.setup(pos, &shared.limits);
@@ -567,8 +646,27 @@ fn run_search(
     } else {
         std::thread::scope(|s| {
             let (main, helpers) = workers.split_first_mut().expect("at least one worker");
-            for w in helpers.iter_mut() {
-                s.spawn(move || w.iterate(shared, None));
+            let wanted = helpers.len() + 1;
+            for (i, w) in helpers.iter_mut().enumerate() {
+                let spawned = if i < helper_limit {
+                    std::thread::Builder::new()
+                        .name(format!("search-{}", i + 1))
+                        .spawn_scoped(s, move || w.iterate(shared, None))
+                } else {
+                    Err(std::io::Error::other("refused by the helper limit"))
+                };
+                // A helper the system refuses (e.g. a process limit) is left out: it has no
+                // completed depth, so it is never the best worker.
+                if let Err(e) = spawned {
+                    let text = format!(
+                        "could not start search thread {} of {wanted} ({e}); searching with {}",
+                        i + 2,
+                        i + 1
+                    );
+                    log::warn!("{text}");
+                    reporter.message(&text);
+                    break;
+                }
             }
             main.iterate(shared, Some(reporter));
             // In infinite or ponder mode the answer waits for `stop` (or `ponderhit`).
@@ -619,4 +717,103 @@ fn run_search(
     }
     reporter.best_move(&result);
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::report::SearchInfo;
+
+    /// Keeps the messages and the best move a search reports.
+    #[derive(Default)]
+    struct Collect {
+        messages: Mutex<Vec<String>>,
+        best: Mutex<Vec<SearchResult>>,
+    }
+
+    impl Reporter for Collect {
+        fn info(&self, _: &SearchInfo) {}
+        fn message(&self, text: &str) {
+            self.messages.lock().unwrap().push(text.to_string());
+        }
+        fn best_move(&self, result: &SearchResult) {
+            self.best.lock().unwrap().push(result.clone());
+        }
+    }
+
+    #[test]
+    fn a_search_runs_with_the_threads_the_system_gives_and_says_so() {
+        let mut engine = Engine::new(EngineOptions {
+            threads: 4,
+            ..EngineOptions::default()
+        });
+        engine.refuse_helper_threads_after(1);
+        let pos = Position::startpos();
+        let collect = Arc::new(Collect::default());
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let result = engine.search(&pos, limits, Arc::clone(&collect) as Arc<dyn Reporter>);
+        assert!(result.best.is_some_and(|m| pos.is_legal(m)));
+        assert_eq!(result.depth, 5);
+        assert_eq!(collect.best.lock().unwrap().len(), 1, "one best move");
+        let messages = collect.messages.lock().unwrap();
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("thread 3 of 4") && m.ends_with("searching with 2")),
+            "{messages:?}"
+        );
+    }
+
+    #[test]
+    fn configuration_in_the_background_is_made_in_order_and_settled() {
+        let mut engine = Engine::default();
+        let (tx, rx) = std::sync::mpsc::channel();
+        for change in [
+            Change::Hash(4),
+            Change::Threads(3),
+            Change::NewGame,
+            Change::Hash(2),
+        ] {
+            let tx = tx.clone();
+            engine.reconfigure(change, move |notes| tx.send((change, notes)).unwrap());
+        }
+        let made: Vec<(Change, Vec<String>)> = rx.iter().take(4).collect();
+        let order: Vec<Change> = made.iter().map(|(c, _)| *c).collect();
+        assert_eq!(
+            order,
+            [
+                Change::Hash(4),
+                Change::Threads(3),
+                Change::NewGame,
+                Change::Hash(2)
+            ]
+        );
+        assert_eq!(made[0].1.last().unwrap(), "hash table: 4 MiB");
+        engine.settle();
+        assert_eq!((engine.options().hash_mb, engine.options().threads), (2, 3));
+        let result = engine.search(
+            &Position::startpos(),
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            Arc::new(SilentReporter),
+        );
+        assert_eq!(result.depth, 3);
+    }
+
+    #[test]
+    fn dropping_the_engine_does_not_wait_for_background_work() {
+        let mut engine = Engine::default();
+        let gate = engine.hold_background_work();
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<String>>();
+        engine.reconfigure(Change::Hash(8), move |notes| tx.send(notes).unwrap());
+        // The work waits at the gate; dropping returns all the same, and cancels it.
+        drop(engine);
+        assert!(rx.recv().is_err(), "cancelled work reports nothing");
+        drop(gate);
+    }
 }

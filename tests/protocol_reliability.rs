@@ -198,3 +198,27 @@ fn a_hash_change_is_reported_before_readyok_and_commands_keep_their_order() {
     e.send("quit");
     assert!(e.wait_exit().success());
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_beyond_the_memory_allowed_are_reported_and_the_engine_searches_with_fewer() {
+    // 256 workers need about 800 MiB: under a 700 MB address-space limit only some fit (and
+    // the system may refuse threads for them too); the engine says so and keeps working.
+    let mut e = Engine::start_in_shell("ulimit -v 700000 && exec \"$0\"");
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("setoption name Threads value 256");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string Threads 256: memory for")),
+        "{lines:?}"
+    );
+    e.send("go depth 3");
+    let best = e.expect_prefix("bestmove");
+    let mv = best.split_whitespace().nth(1).unwrap_or("");
+    assert!(is_legal(&position(START, &[]), mv), "{best}");
+    e.send("quit");
+    assert!(e.wait_exit().success());
+}
