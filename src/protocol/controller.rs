@@ -383,7 +383,17 @@ impl Controller {
         debug_assert!(matches!(self.busy, Busy::Idle) && self.search.is_none());
         self.next_job += 1;
         let id = self.next_job;
-        let stop = Arc::new(AtomicBool::new(false));
+        // A stop that came after this command (and waits behind it) ends the job at once.
+        let stop_waits = self.pending.iter().any(|e| {
+            matches!(
+                e,
+                Event::Command {
+                    parsed: Ok(EngineCommand::Stop | EngineCommand::MoveNow),
+                    ..
+                }
+            )
+        });
+        let stop = Arc::new(AtomicBool::new(stop_waits));
         self.busy = Busy::Job {
             id,
             stop: Arc::clone(&stop),
@@ -887,6 +897,30 @@ mod tests {
             s.feed(format!("{perft}\nquit\n").as_bytes());
             assert!(s.controller().finished(), "{hello}: quit during perft");
         }
+    }
+
+    #[test]
+    fn a_stop_ends_the_jobs_that_came_before_it() {
+        let (mut s, sink) = session("uci");
+        s.feed(
+            b"go perft 12
+bench 60
+go perft 11
+stop
+isready
+",
+        );
+        let lines = pump_until(&mut s, &sink, |l| l == "readyok");
+        let stopped = lines.iter().filter(|l| l.contains(" stopped")).count();
+        assert_eq!(stopped, 3, "{lines:?}");
+    }
+
+    #[test]
+    fn xboard_cores_are_bounded_and_set_in_the_background() {
+        let (mut s, sink) = session("xboard");
+        s.feed(b"protover 2\ncores 200\nping 1\n");
+        pump_until(&mut s, &sink, |l| l == "pong 1");
+        assert_eq!(s.controller().engine.options().threads, 2);
     }
 
     #[test]

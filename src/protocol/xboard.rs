@@ -521,7 +521,7 @@ impl Controller {
                 self.xb_configure(EngineCommand::Memory(mb), line, |c| c.set_hash(mb))
             }
             EngineCommand::Cores(n) => {
-                self.xb_configure(EngineCommand::Cores(n), line, |c| c.engine.set_threads(n))
+                self.xb_configure(EngineCommand::Cores(n), line, |c| c.set_threads(n))
             }
             EngineCommand::SetOption(setting) => {
                 let cmd = EngineCommand::SetOption(setting);
