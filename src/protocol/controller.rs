@@ -212,9 +212,18 @@ impl Controller {
         }
     }
 
-    /// A controller whose resources are bounded by `caps`.
+    /// A controller whose resources are bounded by `caps` (the table starts at the default
+    /// size or the cap, whichever is smaller).
     pub fn with_caps(out: Output, events: Sender<Event>, caps: Caps) -> Controller {
         let mut c = Controller::new(out, events);
+        let defaults = EngineOptions::default();
+        if caps.hash_mb < defaults.hash_mb || caps.threads < defaults.threads {
+            c.engine = Engine::new(EngineOptions {
+                hash_mb: defaults.hash_mb.min(caps.hash_mb),
+                threads: defaults.threads.min(caps.threads),
+                ..defaults
+            });
+        }
         c.caps = caps;
         c
     }
@@ -232,6 +241,17 @@ impl Controller {
     /// Whether the session is over (`quit` or end of input).
     pub fn finished(&self) -> bool {
         self.quit
+    }
+
+    /// The slow work in progress, if any.
+    pub fn busy(&self) -> &Busy {
+        &self.busy
+    }
+
+    /// Whether commands are being put off (background work runs, or earlier commands wait):
+    /// a command fed now may not be handled before the work ends.
+    pub fn commands_wait(&self) -> bool {
+        !matches!(self.busy, Busy::Idle) || !self.pending.is_empty()
     }
 
     /// Whether nothing runs and nothing waits: no search, no background work, no command put

@@ -554,7 +554,10 @@ impl Controller {
                 self.xb_configure(EngineCommand::Bench(depth), line, |c| c.bench(depth))
             }
             EngineCommand::Help => self.help(HELP),
-            _ => self.out.line(&failure_line("unknown command", line)),
+            _ => {
+                self.rejected += 1;
+                self.out.line(&failure_line("unknown command", line));
+            }
         }
     }
 
@@ -695,6 +698,7 @@ impl Controller {
             .to_move(RankBase::Zero)
             .filter(|&m| self.pos.is_legal(m));
         let Some(mv) = mv.filter(|_| !self.xb.bad_setup) else {
+            self.rejected += 1;
             self.out.line(&format!("Illegal move: {text}"));
             return;
         };
@@ -780,6 +784,7 @@ impl Controller {
                 self.xb_resume_analysis();
             }
             Err(e) => {
+                self.rejected += 1;
                 self.xb_stop_playing();
                 self.xb.bad_setup = true;
                 self.out.line(&format!(
@@ -793,6 +798,7 @@ impl Controller {
     fn xb_undo(&mut self, n: usize, line: &str) {
         self.xb_stop_playing();
         if self.pos.moves_made() < n {
+            self.rejected += 1;
             self.out.line(&failure_line("command not legal now", line));
             return;
         }
