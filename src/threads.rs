@@ -10,6 +10,12 @@
 //! No method waits for a search it has not stopped: a search in infinite or ponder mode only
 //! ends on `stop`, so every call that needs an idle engine (`go`, a new table size or thread
 //! count, clearing) stops the running search first; its result is still reported.
+//!
+//! Slow configuration (allocating or clearing a table of gigabytes, creating workers of
+//! megabytes each) can run in the background with [`Engine::reconfigure`], so that the
+//! protocol thread stays free for `quit`. Threads the system refuses (a process limit, no
+//! memory for a stack) are reported through the reporter, and the search runs with those it
+//! got.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
