@@ -2,6 +2,7 @@
 //! engine's signature (quoted as `Bench: N` in commits that change search or evaluation);
 //! single-threaded it is the same on every run of the same binary.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -96,10 +97,12 @@ pub fn position(i: usize) -> Position {
 /// Result of a bench run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchResult {
-    /// Nodes per position.
+    /// Nodes per position searched to the end (all of [`POSITIONS`] unless stopped).
     pub nodes: Vec<u64>,
-    /// Total nodes (the signature).
+    /// Total nodes (the signature, when complete).
     pub total: u64,
+    /// Every position was searched (the run was not stopped).
+    pub complete: bool,
     /// Time spent searching, in milliseconds: the sum over the positions, without the
     /// clearing of the hash and histories between them (16 MB of memory per position,
     /// which would otherwise count against `Nodes/second`).
@@ -113,6 +116,18 @@ pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
+    progress: impl FnMut(usize, &Position, u64, u64),
+) -> BenchResult {
+    run_until(depth, threads, hash_mb, &AtomicBool::new(false), progress)
+}
+
+/// Like [`run`], giving up once `stop` is set: the result then holds the positions searched
+/// to the end (fewer than [`POSITIONS`]), and the one being searched is left out.
+pub fn run_until(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    stop: &AtomicBool,
     mut progress: impl FnMut(usize, &Position, u64, u64),
 ) -> BenchResult {
     let mut engine = Engine::new(EngineOptions {
@@ -123,6 +138,9 @@ pub fn run(
     let mut searching = Duration::ZERO;
     let mut nodes = Vec::new();
     for i in 0..POSITIONS.len() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let pos = position(i);
         engine.new_game();
         let limits = Limits {
@@ -130,13 +148,17 @@ pub fn run(
             ..Limits::default()
         };
         let searched = Instant::now();
-        let result = engine.search(&pos, limits, Arc::new(SilentReporter));
+        let result = engine.search_until(&pos, limits, Arc::new(SilentReporter), stop);
         let took = searched.elapsed();
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         searching += took;
         nodes.push(result.nodes);
         progress(i, &pos, result.nodes, took.as_millis() as u64);
     }
     BenchResult {
+        complete: nodes.len() == POSITIONS.len(),
         total: nodes.iter().sum(),
         nodes,
         millis: searching.as_millis() as u64,

@@ -12,6 +12,7 @@ pub mod attacks;
 pub mod bench;
 pub mod eval;
 pub mod game;
+pub mod interrupt;
 pub mod json;
 pub mod matches;
 pub mod movegen;

@@ -165,19 +165,32 @@ fn main() -> ExitCode {
             threads,
             hash,
         }) => {
-            let result = chariot::bench::run(depth, threads, hash, |i, pos, nodes, ms| {
-                eprintln!(
-                    "Position {:>2}/{}: {:>10} nodes {:>7} ms  {}",
-                    i + 1,
-                    chariot::bench::POSITIONS.len(),
-                    nodes,
-                    ms,
-                    pos.fen()
-                );
-            });
+            chariot::interrupt::install();
+            let stop = chariot::interrupt::flag();
+            let result =
+                chariot::bench::run_until(depth, threads, hash, stop, |i, pos, nodes, ms| {
+                    eprintln!(
+                        "Position {:>2}/{}: {:>10} nodes {:>7} ms  {}",
+                        i + 1,
+                        chariot::bench::POSITIONS.len(),
+                        nodes,
+                        ms,
+                        pos.fen()
+                    );
+                });
             let nps = result.total * 1000 / result.millis.max(1);
             eprintln!("===========================");
             eprintln!("Total time (ms) : {}", result.millis);
+            if !result.complete {
+                // A partial total is no signature: nothing on stdout.
+                eprintln!(
+                    "Interrupted after {} of {} positions: {} nodes, {nps} nodes/second",
+                    result.nodes.len(),
+                    chariot::bench::POSITIONS.len(),
+                    result.total
+                );
+                return ExitCode::from(INTERRUPTED);
+            }
             println!("Nodes searched: {}", result.total);
             println!("Nodes/second: {nps}");
             ExitCode::SUCCESS
@@ -231,12 +244,18 @@ fn main() -> ExitCode {
             epd,
             max_nodes,
             threads,
-        }) => match epd {
-            Some(path) => run_suite(&path, depth, max_nodes, threads),
-            None => run_perft(fen.as_deref(), depth.unwrap_or(1), divide, threads),
-        },
+        }) => {
+            chariot::interrupt::install();
+            match epd {
+                Some(path) => run_suite(&path, depth, max_nodes, threads),
+                None => run_perft(fen.as_deref(), depth.unwrap_or(1), divide, threads),
+            }
+        }
     }
 }
+
+/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
 
 fn run_perft(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> ExitCode {
     let pos = match fen
@@ -250,17 +269,34 @@ fn run_perft(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> Exi
         }
     };
     let start = Instant::now();
-    let nodes = if divide {
-        let mut total = 0;
-        for (mv, n) in perft::divide(&pos, depth, threads) {
-            println!("{mv}: {n}");
-            total += n;
+    let stop = chariot::interrupt::flag();
+    let counted = if divide {
+        let counts = perft::divide_until(&pos, depth, threads, stop);
+        for (mv, n) in &counts {
+            if let Some(n) = n {
+                println!("{mv}: {n}");
+            }
         }
-        total
+        let done = perft::Partial::of(&counts);
+        if done.finished == done.moves {
+            Ok(done.nodes)
+        } else {
+            Err(done)
+        }
     } else {
-        perft::perft_threads(&pos, depth, threads)
+        perft::perft_threads_until(&pos, depth, threads, stop)
     };
     let secs = start.elapsed().as_secs_f64();
+    let nodes = match counted {
+        Ok(nodes) => nodes,
+        Err(done) => {
+            eprintln!(
+                "Interrupted after {:.3} s: {} of {} root moves counted, {} nodes",
+                secs, done.finished, done.moves, done.nodes
+            );
+            return ExitCode::from(INTERRUPTED);
+        }
+    };
     println!("Nodes searched: {nodes}");
     eprintln!(
         "time {:.3} s, {:.0} nodes/s",
@@ -297,7 +333,12 @@ fn run_suite(
     let start = Instant::now();
     let (mut correct, mut total_nodes, mut checked) = (0, 0u64, 0usize);
     let stderr_is_tty = io::stderr().is_terminal();
+    let stop = chariot::interrupt::flag();
+    let mut visited = 0;
     for (i, entry) in entries.iter().enumerate() {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let pos = match Position::from_fen(&entry.fen) {
             Ok(p) => p,
             Err(e) => {
@@ -310,7 +351,9 @@ fn run_suite(
             if only_depth.is_some_and(|d| d != depth) || max_nodes.is_some_and(|m| expected > m) {
                 continue;
             }
-            let got = perft::perft_threads(&pos, depth, threads);
+            let Ok(got) = perft::perft_threads_until(&pos, depth, threads, stop) else {
+                break;
+            };
             checked += 1;
             total_nodes += got;
             if got != expected {
@@ -321,6 +364,10 @@ fn run_suite(
                 );
             }
         }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        visited += 1;
         correct += ok as usize;
         let progress = format!(
             "[{}/{}] {} nodes, {:.1} s",
@@ -337,6 +384,14 @@ fn run_suite(
     }
     if stderr_is_tty {
         eprintln!();
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "Interrupted after {visited} of {} positions ({correct} correct, {total_nodes} nodes, {:.1} s)",
+            entries.len(),
+            start.elapsed().as_secs_f64()
+        );
+        return ExitCode::from(INTERRUPTED);
     }
     if checked == 0 {
         eprintln!(

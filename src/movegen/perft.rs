@@ -1,5 +1,8 @@
 //! Perft: count the leaf nodes of the legal move tree, with bulk counting at the last ply,
-//! a per-move breakdown ("divide") and a root split across threads.
+//! a per-move breakdown ("divide") and a root split across threads. The `_until` forms take a
+//! stop flag (a protocol `stop`, Ctrl-C) and report how far they got.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -35,13 +38,48 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
 }
 
+/// Like [`perft`], giving up once `stop` is set (`None`: not finished). The flag is read at
+/// every node three or more plies above the leaves, so a stop takes effect within
+/// microseconds.
+pub fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut nodes = 0;
+    for mv in legal_moves(pos) {
+        pos.make_move(mv);
+        let below = perft_until(pos, depth - 1, stop);
+        pos.unmake_move();
+        nodes += below?;
+    }
+    Some(nodes)
+}
+
 /// Leaf counts below each legal root move, in generation order.
 pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    let never = AtomicBool::new(false);
+    divide_until(pos, depth, threads, &never)
+        .into_iter()
+        .map(|(mv, n)| (mv, n.expect("never stopped")))
+        .collect()
+}
+
+/// Like [`divide`], giving up once `stop` is set: a root move whose count was not finished
+/// has `None`.
+pub fn divide_until(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Vec<(Move, Option<u64>)> {
     let moves: Vec<Move> = legal_moves(pos).into_iter().collect();
     let count = |mv: &Move| {
         let mut p = pos.clone();
         p.make_move(*mv);
-        (*mv, perft(&mut p, depth.saturating_sub(1)))
+        (*mv, perft_until(&mut p, depth.saturating_sub(1), stop))
     };
     if threads > 1 && depth >= 3 {
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
@@ -58,6 +96,48 @@ pub fn perft_threads(pos: &Position, depth: u32, threads: usize) -> u64 {
         return perft(&mut pos.clone(), depth);
     }
     divide(pos, depth, threads).iter().map(|(_, n)| n).sum()
+}
+
+/// Like [`perft_threads`], giving up once `stop` is set: `Err` holds how far it got (root
+/// moves finished, root moves in all, leaves counted below the finished ones).
+pub fn perft_threads_until(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<u64, Partial> {
+    if depth <= 1 {
+        return Ok(perft(&mut pos.clone(), depth));
+    }
+    let counts = divide_until(pos, depth, threads, stop);
+    let partial = Partial::of(&counts);
+    if partial.finished == partial.moves {
+        Ok(partial.nodes)
+    } else {
+        Err(partial)
+    }
+}
+
+/// How far a stopped perft got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partial {
+    /// Root moves whose count is finished.
+    pub finished: usize,
+    /// Root moves in all.
+    pub moves: usize,
+    /// Leaves counted below the finished root moves.
+    pub nodes: u64,
+}
+
+impl Partial {
+    /// The progress of a [`divide_until`] result.
+    pub fn of(counts: &[(Move, Option<u64>)]) -> Partial {
+        Partial {
+            finished: counts.iter().filter(|(_, n)| n.is_some()).count(),
+            moves: counts.len(),
+            nodes: counts.iter().filter_map(|(_, n)| *n).sum(),
+        }
+    }
 }
 
 /// One position of a perft suite: a FEN and the expected counts by depth.
@@ -99,4 +179,33 @@ pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, String> {
         entries.push(EpdEntry { fen, counts });
     }
     Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_perft_says_how_far_it_got() {
+        let pos = Position::startpos();
+        let (go, stop) = (AtomicBool::new(false), AtomicBool::new(true));
+        assert_eq!(perft_until(&mut pos.clone(), 3, &go), Some(79_666));
+        assert_eq!(perft_until(&mut pos.clone(), 3, &stop), None);
+        // Near the leaves the flag is not read: those counts take microseconds.
+        assert_eq!(perft_until(&mut pos.clone(), 2, &stop), Some(1920));
+        assert_eq!(perft_threads_until(&pos, 3, 2, &go), Ok(79_666));
+        let stopped = divide_until(&pos, 4, 1, &stop);
+        assert_eq!(stopped.len(), 44);
+        assert_eq!(
+            perft_threads_until(&pos, 4, 2, &stop),
+            Err(Partial {
+                finished: 0,
+                moves: 44,
+                nodes: 0
+            })
+        );
+        let whole = divide_until(&pos, 3, 1, &go);
+        assert_eq!(Partial::of(&whole).nodes, 79_666);
+        assert_eq!(Partial::of(&whole).finished, 44);
+    }
 }
