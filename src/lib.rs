@@ -7,10 +7,12 @@
 
 #![warn(missing_docs)]
 
+pub mod args;
 pub mod attacks;
 pub mod bench;
 pub mod eval;
 pub mod game;
+pub mod interrupt;
 pub mod json;
 pub mod matches;
 pub mod movegen;

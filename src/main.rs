@@ -8,8 +8,14 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use chariot::args::{count_in, hash_mb as hash_arg, positive_count, threads as threads_arg};
 use chariot::movegen::perft::{self, parse_epd};
 use chariot::position::Position;
+
+/// Deepest `chariot perft` and `--epd` depth (see `perft::MAX_DEPTH` for why).
+const PERFT_DEPTHS: std::ops::RangeInclusive<i64> = 1..=perft::MAX_DEPTH as i64;
+/// Deepest `chariot bench --depth` (see `bench::MAX_DEPTH`).
+const BENCH_DEPTHS: std::ops::RangeInclusive<i64> = 1..=chariot::bench::MAX_DEPTH as i64;
 
 #[derive(Parser)]
 #[command(
@@ -26,22 +32,23 @@ struct Cli {
 enum Command {
     /// Count leaf nodes of the legal move tree (one position, or a whole EPD suite).
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (1-64; with --epd, run only this depth of each position).
+        #[arg(value_parser = clap::value_parser!(u32).range(PERFT_DEPTHS))]
         depth: Option<u32>,
         /// Position (default: the start position).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "epd")]
         fen: Option<String>,
         /// Print the count below each root move (`h2e2: 1234`).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "epd")]
         divide: bool,
         /// Run every position of a suite in `FEN;D1 n;D2 n;…` form.
         #[arg(long)]
         epd: Option<PathBuf>,
         /// With --epd: skip depths whose expected count is above this.
-        #[arg(long)]
+        #[arg(long, requires = "epd", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
-        /// Split the root moves across this many threads.
-        #[arg(long, default_value_t = 1)]
+        /// Split the root moves across this many threads (1-256).
+        #[arg(long, default_value_t = 1, value_parser = threads_arg)]
         threads: usize,
     },
     /// Replay a game and print its result under docs/rules.md (`1-0 checkmate ply 31`, `* ply 4`).
@@ -58,14 +65,15 @@ enum Command {
     },
     /// Search fixed positions to a fixed depth; the total node count is the engine signature.
     Bench {
-        /// Search depth.
-        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        /// Search depth (1-64).
+        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH,
+              value_parser = clap::value_parser!(u32).range(BENCH_DEPTHS))]
         depth: u32,
-        /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        /// Search threads (1-256).
+        #[arg(long, default_value_t = 1, value_parser = threads_arg)]
         threads: usize,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16)]
+        /// Transposition table size in MiB (1-65536).
+        #[arg(long, default_value_t = 16, value_parser = hash_arg)]
         hash: usize,
         /// A search parameter, `NAME=VALUE` (repeatable; `--features tune` builds only).
         #[arg(long = "param", value_name = "NAME=VALUE")]
@@ -77,22 +85,24 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
-    /// Fit the evaluation weights to game results (Texel method) and write the weights file.
+    /// Fit the evaluation weights to game results (Texel method) and write the weights file
+    /// (only if the fit is finite, fits the evaluation and does not raise the loss).
     Tune {
         /// Training data, one `FEN;result;...` line per position (e.g. from `chariot selfplay`).
         #[arg(long)]
         data: PathBuf,
-        /// Passes of Adam over the data.
-        #[arg(long, default_value_t = 300)]
+        /// Passes of Adam over the data (at least 1).
+        #[arg(long, default_value_t = 300, value_parser = positive_count)]
         epochs: usize,
-        /// Adam step size in centipawns.
-        #[arg(long, default_value_t = 1.0)]
+        /// Adam step size in centipawns (above 0, at most 100).
+        #[arg(long, default_value_t = 1.0, value_parser = learning_rate_arg)]
         lr: f64,
-        /// Use only the first N lines.
-        #[arg(long)]
+        /// Use only the first N lines (at least 1).
+        #[arg(long, value_parser = positive_count)]
         limit: Option<usize>,
-        /// Where to write the generated weights.
-        #[arg(long, default_value = "src/weights/tuned.rs")]
+        /// Where to write the generated weights; `--out src/weights/tuned.rs` replaces the
+        /// weights the engine is built with.
+        #[arg(long, default_value = "tuning/data/weights.rs")]
         out: PathBuf,
         /// Where to write the loss curve (SVG).
         #[arg(long)]
@@ -101,8 +111,8 @@ enum Command {
         #[arg(long)]
         free_scale: bool,
         /// Fit only the terms from this index on (e.g. newly added ones; see `weights::Weights`);
-        /// the others stay as compiled in.
-        #[arg(long, default_value_t = 0)]
+        /// the others stay as compiled in. Below the number of terms (652).
+        #[arg(long, default_value_t = 0, value_parser = term_index)]
         from_term: usize,
     },
     /// Self-play training data: `FEN;result;score;ply` lines (and PGN), in-process.
@@ -117,6 +127,22 @@ enum Command {
         #[arg(long, default_value_t = 0x00c4_a410_7000_0001)]
         seed: u64,
     },
+}
+
+/// A term index of the evaluation (`0..TERM_COUNT`).
+fn term_index(s: &str) -> Result<usize, String> {
+    count_in(s, 0..=chariot::weights::TERM_COUNT - 1)
+}
+
+/// An Adam step size: finite, above 0, at most `tune::MAX_LEARNING_RATE`.
+fn learning_rate_arg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= chariot::tune::MAX_LEARNING_RATE => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a step size above 0 and at most {}",
+            chariot::tune::MAX_LEARNING_RATE
+        )),
+    }
 }
 
 fn main() -> ExitCode {
@@ -166,7 +192,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
-            let result = chariot::bench::run_with(depth, options, |i, pos, nodes, ms| {
+            chariot::interrupt::install();
+            let stop = chariot::interrupt::flag();
+            let result = chariot::bench::run_with(depth, options, stop, |i, pos, nodes, ms| {
                 eprintln!(
                     "Position {:>2}/{}: {:>10} nodes {:>7} ms  {}",
                     i + 1,
@@ -179,6 +207,16 @@ fn main() -> ExitCode {
             let nps = result.total * 1000 / result.millis.max(1);
             eprintln!("===========================");
             eprintln!("Total time (ms) : {}", result.millis);
+            if !result.complete {
+                // A partial total is no signature: nothing on stdout.
+                eprintln!(
+                    "Interrupted after {} of {} positions: {} nodes, {nps} nodes/second",
+                    result.nodes.len(),
+                    chariot::bench::POSITIONS.len(),
+                    result.total
+                );
+                return ExitCode::from(INTERRUPTED);
+            }
             println!("Nodes searched: {}", result.total);
             println!("Nodes/second: {nps}");
             ExitCode::SUCCESS
@@ -233,12 +271,18 @@ fn main() -> ExitCode {
             epd,
             max_nodes,
             threads,
-        }) => match epd {
-            Some(path) => run_suite(&path, depth, max_nodes, threads),
-            None => run_perft(fen.as_deref(), depth.unwrap_or(1), divide, threads),
-        },
+        }) => {
+            chariot::interrupt::install();
+            match epd {
+                Some(path) => run_suite(&path, depth, max_nodes, threads),
+                None => run_perft(fen.as_deref(), depth.unwrap_or(1), divide, threads),
+            }
+        }
     }
 }
+
+/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
 
 fn run_perft(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> ExitCode {
     let pos = match fen
@@ -252,17 +296,34 @@ fn run_perft(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> Exi
         }
     };
     let start = Instant::now();
-    let nodes = if divide {
-        let mut total = 0;
-        for (mv, n) in perft::divide(&pos, depth, threads) {
-            println!("{mv}: {n}");
-            total += n;
+    let stop = chariot::interrupt::flag();
+    let counted = if divide {
+        let counts = perft::divide_until(&pos, depth, threads, stop);
+        for (mv, n) in &counts {
+            if let Some(n) = n {
+                println!("{mv}: {n}");
+            }
         }
-        total
+        let done = perft::Partial::of(&counts);
+        if done.finished == done.moves {
+            Ok(done.nodes)
+        } else {
+            Err(done)
+        }
     } else {
-        perft::perft_threads(&pos, depth, threads)
+        perft::perft_threads_until(&pos, depth, threads, stop)
     };
     let secs = start.elapsed().as_secs_f64();
+    let nodes = match counted {
+        Ok(nodes) => nodes,
+        Err(done) => {
+            eprintln!(
+                "Interrupted after {:.3} s: {} of {} root moves counted, {} nodes",
+                secs, done.finished, done.moves, done.nodes
+            );
+            return ExitCode::from(INTERRUPTED);
+        }
+    };
     println!("Nodes searched: {nodes}");
     eprintln!(
         "time {:.3} s, {:.0} nodes/s",
@@ -292,10 +353,19 @@ fn run_suite(
             return ExitCode::from(2);
         }
     };
+    if entries.is_empty() {
+        eprintln!("chariot perft: {}: no positions", path.display());
+        return ExitCode::from(2);
+    }
     let start = Instant::now();
-    let (mut correct, mut total_nodes) = (0, 0u64);
+    let (mut correct, mut total_nodes, mut checked) = (0, 0u64, 0usize);
     let stderr_is_tty = io::stderr().is_terminal();
+    let stop = chariot::interrupt::flag();
+    let mut visited = 0;
     for (i, entry) in entries.iter().enumerate() {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let pos = match Position::from_fen(&entry.fen) {
             Ok(p) => p,
             Err(e) => {
@@ -308,7 +378,10 @@ fn run_suite(
             if only_depth.is_some_and(|d| d != depth) || max_nodes.is_some_and(|m| expected > m) {
                 continue;
             }
-            let got = perft::perft_threads(&pos, depth, threads);
+            let Ok(got) = perft::perft_threads_until(&pos, depth, threads, stop) else {
+                break;
+            };
+            checked += 1;
             total_nodes += got;
             if got != expected {
                 ok = false;
@@ -318,6 +391,10 @@ fn run_suite(
                 );
             }
         }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        visited += 1;
         correct += ok as usize;
         let progress = format!(
             "[{}/{}] {} nodes, {:.1} s",
@@ -335,6 +412,23 @@ fn run_suite(
     if stderr_is_tty {
         eprintln!();
     }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "Interrupted after {visited} of {} positions ({correct} correct, {total_nodes} nodes, {:.1} s)",
+            entries.len(),
+            start.elapsed().as_secs_f64()
+        );
+        return ExitCode::from(INTERRUPTED);
+    }
+    if checked == 0 {
+        eprintln!(
+            "chariot perft: {}: no count to check{}{}",
+            path.display(),
+            only_depth.map_or(String::new(), |d| format!(" at depth {d}")),
+            max_nodes.map_or(String::new(), |m| format!(" with at most {m} nodes"))
+        );
+        return ExitCode::from(2);
+    }
     println!("{correct}/{} positions correct", entries.len());
     if correct == entries.len() {
         ExitCode::SUCCESS
@@ -351,8 +445,17 @@ fn run_tune(
     cfg: chariot::tune::TuneConfig,
 ) -> ExitCode {
     use chariot::tune;
-    let text = match std::fs::read_to_string(data) {
-        Ok(t) => t,
+    let text = match std::fs::read(data) {
+        Ok(bytes) => {
+            let (text, skipped) = tune::utf8_lines(bytes);
+            if skipped > 0 {
+                eprintln!(
+                    "chariot tune: {}: skipped {skipped} line(s) that are not valid UTF-8",
+                    data.display()
+                );
+            }
+            text
+        }
         Err(e) => {
             eprintln!("chariot tune: cannot read {}: {e}", data.display());
             return ExitCode::from(2);
@@ -372,9 +475,22 @@ fn run_tune(
         eprintln!("chariot tune: no usable positions");
         return ExitCode::from(2);
     }
-    let (weights, k, curve) = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
+    let fitted = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
         eprintln!("epoch {:>5}  loss {:.6}  ({secs:.1} s)", e.epoch, e.loss);
     });
+    let tune::TuneResult {
+        weights,
+        k,
+        curve,
+        loss_before,
+        loss_after,
+    } = match fitted {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("chariot tune: {e}; nothing written");
+            return ExitCode::FAILURE;
+        }
+    };
     let command = format!(
         "chariot tune --data {} --epochs {} --lr {}{}{}{}",
         data.display(),
@@ -388,6 +504,12 @@ fn run_tune(
             String::new()
         }
     );
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("chariot tune: cannot create {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     if let Err(e) = std::fs::write(out, tune::weights_file(&weights, &command)) {
         eprintln!("chariot tune: cannot write {}: {e}", out.display());
         return ExitCode::from(2);
@@ -398,12 +520,9 @@ fn run_tune(
             eprintln!("chariot tune: cannot write {}: {e}", svg.display());
         }
     }
-    let (first, last) = (
-        curve[0].loss,
-        curve.last().map_or(curve[0].loss, |e| e.loss),
-    );
+    eprintln!("wrote {}", out.display());
     println!(
-        "positions {} K {k:.6} loss before {first:.6} after {last:.6} time {:.1} s",
+        "positions {} K {k:.6} loss before {loss_before:.6} after {loss_after:.6} time {:.1} s",
         samples.len(),
         start.elapsed().as_secs_f64()
     );

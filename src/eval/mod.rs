@@ -307,7 +307,8 @@ mod tests {
     use super::*;
     use crate::movegen::legal_moves;
     use crate::types::{Piece, Square};
-    use crate::weights::PSQ;
+    use crate::weights::bounds::{MAX_DYNAMIC_COUNT, PIECE_COUNT};
+    use crate::weights::{check_packed_bounds, PSQ};
 
     #[test]
     fn start_position_is_balanced_but_for_tempo() {
@@ -337,27 +338,31 @@ mod tests {
 
     #[test]
     fn packed_scores_cannot_overflow_their_halves() {
-        // The largest |mg| and |eg| any evaluation can sum: each side's pieces on their best
-        // distinct points (Red's sum minus Black's is at most twice that), plus every dynamic
-        // term at its largest count (Red's count minus Black's is at most one side's).
-        const PIECES: [usize; 7] = [2, 2, 2, 2, 1, 2, 5];
-        const MAX_COUNT: [i32; DYNAMIC_COUNT] =
-            [34, 16, 34, 2, 6, 2, 1, 18, 18, 18, 16, 16, 2, 2, 2];
+        // The largest |mg| and |eg| any evaluation can sum, read from the packed tables the
+        // evaluation uses: each side's pieces on their best distinct points (Red's sum minus
+        // Black's is at most twice that), plus every dynamic term at its largest count.
         for half in [MgEg::mg, MgEg::eg] {
             let mut side = 0;
             for kind in PieceKind::ALL {
-                let mut values: Vec<i32> = PSQ[Piece::new(Color::Red, kind).index()]
+                let mut values: Vec<i64> = PSQ[Piece::new(Color::Red, kind).index()]
                     .iter()
-                    .map(|&s| half(s).abs())
+                    .map(|&s| i64::from(half(s).abs()))
                     .collect();
                 values.sort_unstable_by(|a, b| b.cmp(a));
-                side += values[..PIECES[kind.index()]].iter().sum::<i32>();
+                side += values[..PIECE_COUNT[kind.index()] as usize]
+                    .iter()
+                    .sum::<i64>();
             }
-            let dynamic: i32 = (0..DYNAMIC_COUNT)
-                .map(|i| half(DYNAMIC[i]).abs() * MAX_COUNT[i])
+            let dynamic: i64 = (0..DYNAMIC_COUNT)
+                .map(|i| i64::from(half(DYNAMIC[i]).abs()) * MAX_DYNAMIC_COUNT[i])
                 .sum();
-            assert!(2 * side + dynamic <= i16::MAX as i32, "{side} {dynamic}");
+            assert!(
+                2 * side + dynamic <= i64::from(i16::MAX),
+                "{side} {dynamic}"
+            );
         }
+        // The same bound from the weights, as the tuner checks it.
+        assert_eq!(check_packed_bounds(&tuned::TERMS), Ok(()));
     }
 
     #[test]

@@ -13,10 +13,12 @@ use super::results;
 use super::spec::EngineSpec;
 use super::stats::SprtConfig;
 use super::{run_match_to, MatchConfig, MoveLimit, TimeControl};
+use crate::args::{positive_count, search_depth};
 use crate::rules::MoveCountRule;
 use crate::shard::Shard;
 
-/// Flags of `chariot match`.
+/// Flags of `chariot match`. Counts are checked when parsed: zero games, concurrency,
+/// nodes, movetime, timeouts or plies and a depth beyond 64 are refused.
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "movetime", "nodes", "depth"])))]
 #[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
@@ -31,17 +33,17 @@ pub struct MatchArgs {
     /// Time control `[moves/]seconds[+increment]`, e.g. 10+0.1.
     #[arg(long)]
     pub tc: Option<String>,
-    /// Fixed time per move in milliseconds.
-    #[arg(long)]
+    /// Fixed time per move in milliseconds (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
-    /// Fixed nodes per move.
-    #[arg(long)]
+    /// Fixed nodes per move (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long)]
+    /// Fixed depth per move (1-64).
+    #[arg(long, value_parser = search_depth)]
     pub depth: Option<u32>,
-    /// Number of games (of the whole match, all slices together).
-    #[arg(long, required = true)]
+    /// Number of games (of the whole match, all slices together; at least 1).
+    #[arg(long, required = true, value_parser = positive_count)]
     pub games: Option<usize>,
     /// Opening book: EPD (one position a line) or PGN (start position + moves).
     #[arg(long)]
@@ -52,8 +54,8 @@ pub struct MatchArgs {
     /// Give every game its own opening.
     #[arg(long)]
     pub no_repeat: bool,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time (at least 1).
+    #[arg(long, default_value_t = 1, value_parser = positive_count)]
     pub concurrency: usize,
     /// Write the games here as PGN.
     #[arg(long)]
@@ -67,17 +69,17 @@ pub struct MatchArgs {
     /// Milliseconds an engine may exceed its clock (or movetime) before it loses on time.
     #[arg(long, default_value_t = 100)]
     pub time_margin: u64,
-    /// Seconds to wait for a move under --nodes/--depth before sending stop.
-    #[arg(long, default_value_t = 60)]
+    /// Seconds to wait for a move under --nodes/--depth before sending stop (at least 1).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     pub move_timeout: u64,
     /// Milliseconds to wait after stop before an engine counts as hung and is killed.
     #[arg(long, default_value_t = 2000)]
     pub hang_grace: u64,
-    /// Seconds an engine has to start and answer `uci`/`ucci` (and each `isready`).
-    #[arg(long, default_value_t = 30)]
+    /// Seconds an engine has to start and answer `uci`/`ucci` (and each `isready`; at least 1).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub startup_timeout: u64,
-    /// Adjudicate a draw after this many plies.
-    #[arg(long)]
+    /// Adjudicate a draw after this many plies (at least 1).
+    #[arg(long, value_parser = positive_count)]
     pub max_plies: Option<usize>,
     /// PGN Event tag.
     #[arg(long, default_value = "Chariot match")]
@@ -152,6 +154,13 @@ fn run(args: MatchArgs) -> Result<(), String> {
     }
     let mut config = MatchConfig::new([first, second], limit, games);
     config.slice = args.slice;
+    if config.game_range().is_empty() {
+        return Err(format!(
+            "slice {} of {games} games ({} pairs) plays none",
+            config.slice,
+            config.pairs()
+        ));
+    }
     if let Some(path) = &args.openings {
         let (book, warnings) = openings::load(path)?;
         for w in warnings.iter().take(10) {
@@ -163,7 +172,7 @@ fn run(args: MatchArgs) -> Result<(), String> {
         config.openings = book;
     }
     config.repeat = !args.no_repeat;
-    config.concurrency = args.concurrency.max(1);
+    config.concurrency = args.concurrency;
     if let Some(words) = &args.sprt {
         config.sprt = Some(
             words
@@ -174,10 +183,10 @@ fn run(args: MatchArgs) -> Result<(), String> {
     }
     config.rule = args.rule;
     config.time_margin = Duration::from_millis(args.time_margin);
-    config.move_timeout = Duration::from_secs(args.move_timeout.max(1));
+    config.move_timeout = Duration::from_secs(args.move_timeout);
     config.hang_grace = Duration::from_millis(args.hang_grace);
     config.max_plies = args.max_plies;
-    config.startup_timeout = Duration::from_secs(args.startup_timeout.max(1));
+    config.startup_timeout = Duration::from_secs(args.startup_timeout);
     config.event = args.event.clone();
     let mut pgn_file = match &args.pgn {
         Some(path) => {

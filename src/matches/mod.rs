@@ -5,7 +5,9 @@
 //! Every move is checked and every position judged by [`Game`] (docs/rules.md); engine
 //! faults end the game as a loss for the faulty side: an illegal or unreadable move, a crash,
 //! a hang (no answer after `stop` and a grace period: the process is killed and restarted for
-//! the next game), or a time forfeit (more time used than the clock had, plus a margin).
+//! the next game), or a time forfeit (more time used than the clock had, plus a margin). A
+//! move that is legal only in the other rank numbering is no fault but a setup error: it stops
+//! the match with an error (see [`engine`]).
 //! Results stream to stderr; the end is a summary block with W/D/L, Elo ± 95% margin, LOS,
 //! pentanomial pair counts and, if asked, the SPRT log-likelihood ratio with its bounds.
 //!
@@ -248,6 +250,9 @@ pub enum Ending {
     Adjudication(&'static str),
     /// Interrupted (the match was stopped); not counted.
     Abandoned,
+    /// Stopped because an engine is set up wrong (what showed it); not counted, and it ends
+    /// the match with an error.
+    Misconfigured(String),
 }
 
 impl Ending {
@@ -262,6 +267,7 @@ impl Ending {
             Ending::MaxPlies(_) => "max-plies",
             Ending::Adjudication(kind) => kind,
             Ending::Abandoned => "abandoned",
+            Ending::Misconfigured(_) => "misconfigured",
         }
     }
 
@@ -306,11 +312,16 @@ impl GameRecord {
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` if abandoned.
     pub fn result(&self) -> &'static str {
         match (&self.ending, self.winner) {
-            (Ending::Abandoned, _) => "*",
+            (Ending::Abandoned | Ending::Misconfigured(_), _) => "*",
             (_, Some(Color::Red)) => "1-0",
             (_, Some(Color::Black)) => "0-1",
             (_, None) => "1/2-1/2",
         }
+    }
+
+    /// Whether the game counts (was played to an end, not abandoned or stopped).
+    pub fn counts(&self) -> bool {
+        !matches!(self.ending, Ending::Abandoned | Ending::Misconfigured(_))
     }
 
     /// The engine (0 or 1) that won, if any.
@@ -360,6 +371,7 @@ impl GameRecord {
                 None => "Draw by adjudication".to_string(),
             },
             Ending::Abandoned => "Game abandoned".to_string(),
+            Ending::Misconfigured(why) => format!("Game stopped: {why}"),
         }
     }
 
@@ -429,9 +441,10 @@ pub struct GameOutcome {
 }
 
 impl GameOutcome {
-    /// Whether the game was interrupted (not counted).
-    pub fn is_abandoned(&self) -> bool {
-        self.kind == Ending::Abandoned.kind()
+    /// Whether the game counts: played to an end, not abandoned or stopped because an engine
+    /// is set up wrong (the kinds of [`GameRecord::counts`]).
+    pub fn counts(&self) -> bool {
+        counts_kind(&self.kind)
     }
 
     /// The engine (0 or 1) that won, if any.
@@ -464,15 +477,21 @@ impl GameOutcome {
         self.winning_engine().filter(|_| fault).map(|w| 1 - w)
     }
 
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` if abandoned.
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` if it does not count.
     pub fn result(&self) -> &'static str {
-        match (self.is_abandoned(), self.winner) {
-            (true, _) => "*",
+        match (self.counts(), self.winner) {
+            (false, _) => "*",
             (_, Some(Color::Red)) => "1-0",
             (_, Some(Color::Black)) => "0-1",
             (_, None) => "1/2-1/2",
         }
     }
+}
+
+/// Whether a game that ended in the [`Ending::kind`] `kind` counts (is neither `abandoned` nor
+/// `misconfigured`).
+pub fn counts_kind(kind: &str) -> bool {
+    !matches!(kind, "abandoned" | "misconfigured")
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC).
@@ -610,6 +629,10 @@ pub fn play_game(
                 finish(&mut record, &game, Some(!side), Ending::Hang);
                 return record;
             }
+            Thought::Misconfigured(why) => {
+                finish(&mut record, &game, None, Ending::Misconfigured(why));
+                return record;
+            }
             Thought::Move {
                 mv,
                 elapsed,
@@ -726,7 +749,7 @@ impl MatchReport {
 
     /// Adds the outcome of one game (in any order: a pair counts once both its games are in).
     pub fn add_outcome(&mut self, game: &GameOutcome) {
-        if game.is_abandoned() {
+        if !game.counts() {
             self.abandoned += 1;
             return;
         }
@@ -895,8 +918,10 @@ impl fmt::Display for MatchReport {
     }
 }
 
-/// Runs a match: games on `config.concurrency` threads, progress lines on `progress`, each
-/// game's PGN on `pgn` in game order. Fails only if an engine cannot be started at all.
+/// Runs a match: games on `config.concurrency` threads, progress lines on `progress` (first
+/// each engine's setup, e.g. its rank numbering), each game's PGN on `pgn` in game order.
+/// Fails if an engine cannot be started at all, or if a game shows that an engine is set up
+/// wrong ([`Ending::Misconfigured`]; the match stops at once).
 pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn Write,
@@ -906,8 +931,9 @@ pub fn run_match(
 }
 
 /// [`run_match`] that also writes the results file (see [`results`]) on `results`: a header,
-/// one line per game in game order, and a closing line. Fails if an engine cannot be started
-/// at all or the results cannot be written.
+/// one line per game in game order, and a closing line once the match finished. Fails if an
+/// engine cannot be started at all, an engine is set up wrong, or the results cannot be
+/// written.
 pub fn run_match_to(
     config: &MatchConfig,
     progress: &mut dyn Write,
@@ -921,7 +947,11 @@ pub fn run_match_to(
         let player = make_player(spec, config.startup_timeout)
             .map_err(|e| format!("engine {}: {e}", i + 1))?;
         names[i] = player.name();
+        if let Some(note) = player.setup_note() {
+            let _ = writeln!(progress, "Engine {}: {note}", i + 1);
+        }
     }
+    let mut setup_error = None;
     if names[0] == names[1] {
         names[1].push_str(" (2)");
     }
@@ -946,7 +976,7 @@ pub fn run_match_to(
         let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
         let mut next_to_write = range.start;
         let mut write_game = |r: &GameRecord, written: &mut io::Result<()>| {
-            if let (Some(out), false) = (pgn.as_mut(), r.ending == Ending::Abandoned) {
+            if let (Some(out), true) = (pgn.as_mut(), r.counts()) {
                 let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
                 let _ = out.write_all(text.as_bytes());
                 let _ = out.flush();
@@ -957,7 +987,11 @@ pub fn run_match_to(
         };
         for record in rx {
             report.add(&record);
-            if record.ending != Ending::Abandoned {
+            if let Ending::Misconfigured(why) = &record.ending {
+                stop.store(true, Ordering::Relaxed);
+                setup_error.get_or_insert_with(|| why.clone());
+            }
+            if record.counts() {
                 let _ = writeln!(
                     progress,
                     "Finished game {} ({} vs {}): {} {{{}}}",
@@ -984,7 +1018,8 @@ pub fn run_match_to(
                 }
             }
             pending.insert(record.index, record);
-            // Write PGN and results in game order (abandoned games are left out of the PGN).
+            // Write PGN and results in game order (games that do not count are left out of the
+            // PGN).
             while let Some(r) = pending.remove(&next_to_write) {
                 write_game(&r, &mut written);
                 next_to_write += 1;
@@ -996,6 +1031,10 @@ pub fn run_match_to(
         }
     });
     report.elapsed = start.elapsed();
+    // A match stopped by a setup error did not finish: its results file gets no end line.
+    if let Some(why) = setup_error {
+        return Err(format!("match stopped, an engine is set up wrong: {why}"));
+    }
     if let (Some(out), true) = (results, written.is_ok()) {
         written = results::write_end(out, &report);
     }

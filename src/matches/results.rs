@@ -31,7 +31,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::stats::SprtConfig;
-use super::{GameOutcome, MatchConfig, MatchReport};
+use super::{counts_kind, GameOutcome, MatchConfig, MatchReport};
 use crate::json::{quote, Json};
 use crate::shard::Shard;
 use crate::types::Color;
@@ -270,10 +270,10 @@ fn read_game(v: &Json) -> Result<GameOutcome, String> {
         return Err("\"red\" must be 0 or 1".into());
     }
     let kind = str_field(v, "reason")?.to_string();
-    let winner = match (str_field(v, "result")?, kind == "abandoned") {
-        ("1-0", false) => Some(Color::Red),
-        ("0-1", false) => Some(Color::Black),
-        ("1/2-1/2", false) | ("*", true) => None,
+    let winner = match (str_field(v, "result")?, counts_kind(&kind)) {
+        ("1-0", true) => Some(Color::Red),
+        ("0-1", true) => Some(Color::Black),
+        ("1/2-1/2", true) | ("*", false) => None,
         (r, _) => return Err(format!("result \"{r}\" does not fit reason \"{kind}\"")),
     };
     let detail = field(v, "fault")?

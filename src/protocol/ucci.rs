@@ -86,7 +86,12 @@ pub fn parse(line: &str) -> Result<EngineCommand, CommandError> {
         "eval" => EngineCommand::Eval,
         "bench" => EngineCommand::Bench(match args.first() {
             None => None,
-            Some(d) => Some(number("bench depth", Some(d), 1, 64)?),
+            Some(d) => Some(number(
+                "bench depth",
+                Some(d),
+                1,
+                crate::bench::MAX_DEPTH.into(),
+            )?),
         }),
         "perft" => EngineCommand::Perft(number(
             "perft depth",

@@ -99,10 +99,22 @@ pub fn cont_index(piece_to: Option<(Piece, crate::types::Square)>) -> usize {
 impl Histories {
     /// Empty tables, built in place on the heap (they are too big for a thread's stack).
     pub fn new_boxed() -> Box<Histories> {
-        let zeroed = Box::<Histories>::new_zeroed();
-        // SAFETY: every field is an array of `i16` or of `Move` (a `u16`), for which all-zero
+        Histories::try_new_boxed()
+            .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Self>()))
+    }
+
+    /// Like [`Histories::new_boxed`], or `None` when the memory is not there.
+    pub fn try_new_boxed() -> Option<Box<Histories>> {
+        let layout = std::alloc::Layout::new::<Histories>();
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Histories>();
+        if raw.is_null() {
+            return None;
+        }
+        // SAFETY: allocated by the global allocator with the layout of `Histories`, as `Box`
+        // does; every field is an array of `i16` or of `Move` (a `u16`), for which all-zero
         // bytes are valid values: 0 and `Move::NULL`.
-        unsafe { zeroed.assume_init() }
+        Some(unsafe { Box::from_raw(raw) })
     }
 
     /// Forgets everything (new game).

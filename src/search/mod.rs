@@ -153,15 +153,26 @@ pub struct Worker {
 impl Worker {
     /// A worker with empty histories.
     pub fn new(id: usize) -> Worker {
-        Worker {
+        Worker::try_new(id).unwrap_or_else(|| {
+            std::alloc::handle_alloc_error(std::alloc::Layout::new::<Histories>())
+        })
+    }
+
+    /// Like [`Worker::new`], or `None` when the memory is not there (megabytes per worker).
+    pub fn try_new(id: usize) -> Option<Worker> {
+        let hist = Histories::try_new_boxed()?;
+        let mut pv = Vec::new();
+        pv.try_reserve_exact(MAX_PLY + 1).ok()?;
+        pv.resize(MAX_PLY + 1, [Move::NULL; MAX_PLY + 1]);
+        Some(Worker {
             id,
             pos: Position::startpos(),
-            hist: Histories::new_boxed(),
+            hist,
             root_moves: Vec::new(),
             completed_depth: 0,
             nodes: 0,
             stack: [Frame::default(); MAX_PLY + 8],
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv,
             pv_len: [0; MAX_PLY + 1],
             seldepth: 0,
             pv_idx: 0,
@@ -169,7 +180,7 @@ impl Worker {
             root_depth: 0,
             stopped: false,
             params: SearchParams::default(),
-        }
+        })
     }
 
     /// Forgets all move-ordering memory (new game).
