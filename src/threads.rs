@@ -186,7 +186,7 @@ impl Engine {
             start: Instant::now(),
             budget,
             move_rule: self.options.move_rule,
-            multipv: self.options.multipv,
+            multipv: limits.lines.unwrap_or(self.options.multipv).clamp(1, 128),
             limits,
         };
         let workers = Arc::clone(&self.workers);

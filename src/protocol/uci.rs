@@ -370,7 +370,7 @@ impl Controller {
             infinite: go.infinite,
             ponder: go.ponder,
             search_moves,
-            ban_moves: Vec::new(),
+            ..Limits::default()
         })
     }
 

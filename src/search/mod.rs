@@ -395,6 +395,7 @@ impl Worker {
             time: shared.start.elapsed(),
             hashfull: shared.tt.hashfull(),
             pv: rm.pv.clone(),
+            wdl: None,
         }
     }
 
