@@ -14,6 +14,7 @@ pub mod matches;
 pub mod movegen;
 pub mod position;
 pub mod protocol;
+pub mod rating;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
