@@ -22,3 +22,4 @@ pub mod threads;
 pub mod tt;
 pub mod tune;
 pub mod types;
+pub mod wdl;

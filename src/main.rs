@@ -106,6 +106,8 @@ enum Command {
     Selfplay(chariot::selfplay::cli::SelfplayArgs),
     /// Engine-vs-engine match refereed by the rules module, with Elo, LOS and SPRT.
     Match(chariot::matches::cli::MatchArgs),
+    /// Fit the win/draw/loss model and the normalised score to self-play data.
+    Wdl(chariot::wdl::fit::WdlArgs),
     /// Elo ratings of several players from their games (maximum likelihood, with margins).
     Rate(chariot::rating::RateArgs),
     /// Developer tool: search magic numbers and print `src/attacks/magic_numbers.rs`.
@@ -196,6 +198,7 @@ fn main() -> ExitCode {
         ),
         Some(Command::Selfplay(args)) => ExitCode::from(chariot::selfplay::cli::main(args)),
         Some(Command::Match(args)) => ExitCode::from(chariot::matches::cli::main(args)),
+        Some(Command::Wdl(args)) => ExitCode::from(chariot::wdl::fit::main(args)),
         Some(Command::Rate(args)) => ExitCode::from(chariot::rating::main(args)),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));
