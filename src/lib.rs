@@ -8,6 +8,7 @@
 
 pub mod attacks;
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod game;
 pub mod matches;

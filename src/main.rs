@@ -106,6 +106,8 @@ enum Command {
     Selfplay(chariot::selfplay::cli::SelfplayArgs),
     /// Engine-vs-engine match refereed by the rules module, with Elo, LOS and SPRT.
     Match(chariot::matches::cli::MatchArgs),
+    /// Opening book: build one from games, or show a book's moves.
+    Book(chariot::book::cli::BookArgs),
     /// Fit the win/draw/loss model and the normalised score to self-play data.
     Wdl(chariot::wdl::fit::WdlArgs),
     /// Elo ratings of several players from their games (maximum likelihood, with margins).
@@ -198,6 +200,7 @@ fn main() -> ExitCode {
         ),
         Some(Command::Selfplay(args)) => ExitCode::from(chariot::selfplay::cli::main(args)),
         Some(Command::Match(args)) => ExitCode::from(chariot::matches::cli::main(args)),
+        Some(Command::Book(args)) => ExitCode::from(chariot::book::cli::main(args)),
         Some(Command::Wdl(args)) => ExitCode::from(chariot::wdl::fit::main(args)),
         Some(Command::Rate(args)) => ExitCode::from(chariot::rating::main(args)),
         Some(Command::Magics { seed }) => {
