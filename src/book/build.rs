@@ -5,21 +5,24 @@
 //!    whose plies follow each other and whose positions one legal move connects are one game,
 //!    and that move is recovered. In a PGN where some moves carry comments (engine output),
 //!    the uncommented moves at the start are the opening book or random plies of the run, not
-//!    choices of the players: they are replayed but not counted.
+//!    choices of the players: they are replayed but not counted (unless asked to, for games
+//!    started from a trusted list of openings).
 //! 2. **Tally.** Every counted move played before ply `max_ply` adds one game to its (position
 //!    key, move) pair, with the points it brought the side that played it (win 1, draw ½).
 //! 3. **Filter by results and counts.** A pair needs `min_games` games and a score (with one
 //!    win and one loss added, so a few games cannot look perfect) of at least `min_score`.
-//! 4. **Filter by search.** Each remaining position is searched to `check_nodes` nodes, then
-//!    each candidate alone (`searchmoves`); a candidate scoring more than `margin` centipawns
-//!    below the best move is dropped. Positions are searched in parallel, each with a cleared
-//!    hash table, so the result does not depend on the thread count.
+//! 4. **Filter by search.** Each remaining position is searched to `check_nodes` nodes for its
+//!    best move; then the candidates and that move are searched together, one principal
+//!    variation each (`searchmoves`, `check_nodes` per line), so that all are scored at the
+//!    same depth; a candidate scoring more than `margin` centipawns below the best of them is
+//!    dropped. Positions are searched in parallel, each with a cleared hash table, so the
+//!    result does not depend on the thread count.
 //! 5. **Weights.** A move's weight is its games times its smoothed score (expected points),
 //!    scaled so the largest weight in the book is 65535 (at least 1).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -28,7 +31,7 @@ use crate::matches::pgn;
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::search::limits::Limits;
-use crate::search::report::Score;
+use crate::search::report::{Reporter, Score, SearchInfo, SearchResult};
 use crate::threads::{Engine, EngineOptions, SilentReporter};
 use crate::types::{Color, Move};
 
@@ -76,8 +79,9 @@ pub struct GameMoves {
 }
 
 /// The games of a PGN text (games with an unknown result, `*`, are skipped), and one warning
-/// per game that could not be read.
-pub fn games_from_pgn(text: &str) -> (Vec<GameMoves>, Vec<String>) {
+/// per game that could not be read. With `all_moves`, uncommented opening moves count too
+/// (for games started from a trusted list of openings).
+pub fn games_from_pgn(text: &str, all_moves: bool) -> (Vec<GameMoves>, Vec<String>) {
     let mut games = Vec::new();
     let mut warnings = Vec::new();
     for g in pgn::read_games(text) {
@@ -89,7 +93,8 @@ pub fn games_from_pgn(text: &str) -> (Vec<GameMoves>, Vec<String>) {
                     "1/2-1/2" => None,
                     _ => continue,
                 };
-                let counted_from = if g.comments.iter().any(|c| !c.trim().is_empty()) {
+                let counted_from = if !all_moves && g.comments.iter().any(|c| !c.trim().is_empty())
+                {
                     g.comments
                         .iter()
                         .position(|c| !c.trim().is_empty())
@@ -264,8 +269,37 @@ fn as_cp(score: Score) -> i32 {
     }
 }
 
-/// The candidates of `fen` that pass the search check: each scores at most `margin` below
-/// the best move of a full search.
+/// Collects the lines of the last iteration in which all `lines` principal variations were
+/// reported.
+struct LineCollector {
+    lines: usize,
+    latest: Mutex<Vec<Option<(Move, i32)>>>,
+    complete: Mutex<Option<Vec<(Move, i32)>>>,
+}
+
+impl Reporter for LineCollector {
+    fn info(&self, info: &SearchInfo) {
+        let i = info.multipv as usize;
+        let Some(&mv) = info.pv.first() else { return };
+        if !(1..=self.lines).contains(&i) {
+            return;
+        }
+        let mut latest = self.latest.lock().unwrap_or_else(|e| e.into_inner());
+        latest[i - 1] = Some((mv, as_cp(info.score)));
+        if i == self.lines {
+            *self.complete.lock().unwrap_or_else(|e| e.into_inner()) =
+                latest.iter().copied().collect();
+        }
+    }
+
+    fn best_move(&self, _: &SearchResult) {}
+}
+
+/// The candidates of `fen` that pass the search check. A full search finds the best move;
+/// then one search of the candidates and that move together, one principal variation each
+/// (`check_nodes` per line), scores them all at the same depth; a candidate passes if it
+/// scores at most `margin` below the best of them. (Scores of separate searches would come
+/// from different depths and not compare.)
 fn sound_moves(
     engine: &mut Engine,
     fen: &str,
@@ -275,30 +309,51 @@ fn sound_moves(
     let Ok(pos) = Position::from_fen(fen) else {
         return Vec::new();
     };
-    let limits = |search_moves: Vec<Move>| Limits {
-        nodes: Some(cfg.check_nodes),
-        search_moves,
-        ..Limits::default()
-    };
-    let reporter = Arc::new(SilentReporter);
     engine.new_game();
-    let full = engine.search(&pos, limits(Vec::new()), reporter.clone());
-    let best = as_cp(full.score);
+    let full = engine.search(
+        &pos,
+        Limits {
+            nodes: Some(cfg.check_nodes),
+            ..Limits::default()
+        },
+        Arc::new(SilentReporter),
+    );
+    let mut moves: Vec<Move> = candidates.to_vec();
+    if let Some(best) = full.best.filter(|b| !moves.contains(b)) {
+        moves.push(best);
+    }
+    let collector = Arc::new(LineCollector {
+        lines: moves.len(),
+        latest: Mutex::new(vec![None; moves.len()]),
+        complete: Mutex::new(None),
+    });
+    engine.new_game();
+    engine.search(
+        &pos,
+        Limits {
+            nodes: Some(cfg.check_nodes.saturating_mul(moves.len() as u64)),
+            search_moves: moves.clone(),
+            lines: Some(moves.len()),
+            ..Limits::default()
+        },
+        collector.clone(),
+    );
+    let Some(scored) = collector
+        .complete
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+    else {
+        return Vec::new();
+    };
+    let best = scored.iter().map(|&(_, s)| s).max().unwrap_or(0);
     candidates
         .iter()
         .copied()
-        .filter(|&mv| {
-            let score = if full.best == Some(mv) {
-                best
-            } else {
-                engine.new_game();
-                as_cp(
-                    engine
-                        .search(&pos, limits(vec![mv]), reporter.clone())
-                        .score,
-                )
-            };
-            score >= best - cfg.margin
+        .filter(|m| {
+            scored
+                .iter()
+                .any(|&(mv, s)| mv == *m && s >= best.saturating_sub(cfg.margin))
         })
         .collect()
 }
@@ -420,12 +475,15 @@ mod tests {
     #[test]
     fn uncommented_opening_moves_are_not_counted() {
         let pgn = "[Event \"t\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 {+0.1/3 0.01s} 2. h0g2 {+0.2/4 0.01s} 1-0\n";
-        let (games, warnings) = games_from_pgn(pgn);
+        let (games, warnings) = games_from_pgn(pgn, false);
         assert!(warnings.is_empty());
         assert_eq!(games[0].counted_from, 1);
         let t = tally(&games, 20);
         assert!(!t.contains_key(&Position::startpos().key()));
         assert_eq!(t.len(), 2);
+        let (games, _) = games_from_pgn(pgn, true);
+        assert_eq!(games[0].counted_from, 0);
+        assert_eq!(tally(&games, 20).len(), 3);
     }
 
     #[test]

@@ -31,6 +31,10 @@ pub enum BookCommand {
         /// A self-play data file (repeatable).
         #[arg(long)]
         samples: Vec<PathBuf>,
+        /// Count the uncommented opening moves of PGN games too (games started from a
+        /// trusted list of openings).
+        #[arg(long)]
+        all_moves: bool,
         /// Where to write the book.
         #[arg(long)]
         out: PathBuf,
@@ -73,6 +77,7 @@ pub fn main(args: BookArgs) -> u8 {
         BookCommand::Build {
             pgn,
             samples,
+            all_moves,
             out,
             max_ply,
             min_games,
@@ -89,7 +94,7 @@ pub fn main(args: BookArgs) -> u8 {
                 margin,
                 threads: threads.max(1),
             };
-            run_build(&pgn, &samples, &out, &cfg)
+            run_build(&pgn, &samples, all_moves, &out, &cfg)
         }
         BookCommand::Show { book, fen, moves } => {
             run_show(book.as_deref(), fen.as_deref(), moves.as_deref())
@@ -107,6 +112,7 @@ pub fn main(args: BookArgs) -> u8 {
 fn run_build(
     pgn: &[PathBuf],
     samples: &[PathBuf],
+    all_moves: bool,
     out: &Path,
     cfg: &BuildConfig,
 ) -> Result<(), String> {
@@ -124,7 +130,7 @@ fn run_build(
         std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
     };
     for p in pgn {
-        let (g, warnings) = build::games_from_pgn(&read(p)?);
+        let (g, warnings) = build::games_from_pgn(&read(p)?, all_moves);
         report_warnings(p, &warnings);
         eprintln!("{}: {} games", p.display(), g.len());
         games.extend(g);
@@ -163,9 +169,10 @@ fn run_build(
         )
         .collect();
     let comment = format!(
-        "chariot book build{inputs} --max-ply {} --min-games {} --min-score {} --check-nodes {} \
+        "chariot book build{inputs}{} --max-ply {} --min-games {} --min-score {} --check-nodes {} \
          --margin {}\n{} games; {} (position, move) pairs seen, {} frequent, {} dropped by the \
          search check; {} positions, {} moves",
+        if all_moves { " --all-moves" } else { "" },
         cfg.max_ply,
         cfg.min_games,
         cfg.min_score,
