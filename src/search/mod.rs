@@ -12,6 +12,7 @@ pub mod params;
 pub mod report;
 pub mod score;
 pub mod see;
+pub mod skill;
 pub mod timeman;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
