@@ -108,10 +108,10 @@ enum Command {
     Match(chariot::matches::cli::MatchArgs),
     /// Opening book: build one from games, or show a book's moves.
     Book(chariot::book::cli::BookArgs),
-    /// Fit the win/draw/loss model and the normalised score to self-play data.
-    Wdl(chariot::wdl::fit::WdlArgs),
     /// Elo ratings of several players from their games (maximum likelihood, with margins).
     Rate(chariot::rating::RateArgs),
+    /// Fit the win/draw/loss model and the normalised score to self-play data.
+    Wdl(chariot::wdl::fit::WdlArgs),
     /// Developer tool: search magic numbers and print `src/attacks/magic_numbers.rs`.
     Magics {
         /// Seed of the search.
@@ -201,8 +201,8 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => ExitCode::from(chariot::selfplay::cli::main(args)),
         Some(Command::Match(args)) => ExitCode::from(chariot::matches::cli::main(args)),
         Some(Command::Book(args)) => ExitCode::from(chariot::book::cli::main(args)),
-        Some(Command::Wdl(args)) => ExitCode::from(chariot::wdl::fit::main(args)),
         Some(Command::Rate(args)) => ExitCode::from(chariot::rating::main(args)),
+        Some(Command::Wdl(args)) => ExitCode::from(chariot::wdl::fit::main(args)),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));
             ExitCode::SUCCESS

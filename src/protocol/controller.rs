@@ -124,6 +124,8 @@ pub struct Controller {
     pub(super) last_root: Option<(u64, SearchResult)>,
     /// XBoard game state.
     pub(super) xb: xboard::State,
+    /// Strength limit, book and score output settings.
+    pub(super) play: super::play::PlaySettings,
     /// Set once the session is over.
     pub(super) quit: bool,
 }
@@ -145,6 +147,7 @@ impl Controller {
             scores: ScoreHistory::default(),
             last_root: None,
             xb: xboard::State::default(),
+            play: super::play::PlaySettings::default(),
             quit: false,
         }
     }
@@ -275,15 +278,19 @@ impl Controller {
             .into_iter()
             .find(|m| !limits.ban_moves.contains(m))
             .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m));
-        self.search = Some(ActiveSearch {
+        let search = ActiveSearch {
             id,
             purpose,
             base: self.base,
             game_ply: pos.game_ply(),
             key: pos.key(),
             fallback,
-        });
-        self.engine.go(pos, limits, reporter);
+        };
+        // The book may answer at once; otherwise the search starts with the strength limit
+        // and the score output of `play`.
+        if let Some((search, result)) = self.play_search(search, pos, limits, reporter) {
+            self.search_finished(search, result);
+        }
     }
 
     /// Stops the running search and waits for it; returns it with its result.
@@ -351,6 +358,7 @@ impl Controller {
             Setting::Debug(on) => self.settings.debug = on,
             Setting::NewGame => self.new_game(),
             Setting::Claims(policy) => self.settings.claims = policy,
+            Setting::Play(p) => self.apply_play(p),
         }
     }
 

@@ -540,7 +540,7 @@ impl Controller {
                     self.out.line(&format!("Hint: {m}"));
                 }
             }
-            EngineCommand::Book => self.out.lines(&[" no book", ""]),
+            EngineCommand::Book => self.out.lines(&self.book_listing()),
             EngineCommand::Quit => self.shutdown(),
             EngineCommand::Display => self.xb_comment(&self.pos.to_string()),
             EngineCommand::Eval => self.xb_comment(&crate::eval::describe(&self.pos)),
