@@ -169,15 +169,22 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Measured strength of the calibration ladder: (level, Elo), levels ascending. Elo on the
-/// scale of docs/strength-levels.md (anchor and method there); `UCI_Elo` interpolates in it.
+/// Measured strength of the calibration ladder: (level, Elo), levels ascending, from 1 934
+/// node-limited games rated by maximum likelihood with Fairy-Stockfish at its `Skill Level` 20
+/// (12 000 nodes a move) anchored at 2000 (docs/engine.md, "Strength levels", has the table
+/// with its margins and the command). `UCI_Elo` interpolates in it.
 pub const CALIBRATION: &[(f64, i32)] = &[
-    (0.0, 600),
-    (4.0, 900),
-    (8.0, 1200),
-    (12.0, 1500),
-    (16.0, 1800),
-    (19.0, 2000),
+    (0.0, 415),
+    (2.0, 597),
+    (4.0, 690),
+    (6.0, 773),
+    (8.0, 975),
+    (10.0, 1180),
+    (12.0, 1353),
+    (14.0, 1630),
+    (16.0, 1781),
+    (18.0, 2021),
+    (19.0, 2068),
 ];
 
 /// The smallest `UCI_Elo` (the weakest measured level).
