@@ -2,6 +2,7 @@
 //! engine's signature (quoted as `Bench: N` in commits that change search or evaluation);
 //! single-threaded it is the same on every run of the same binary.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,13 @@ use crate::types::Move;
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 11;
+
+/// The deepest bench the tools accept (`chariot bench --depth`, `bench N` in the protocol).
+///
+/// The bench's time grows about 1.7 times a depth (1.15 M nodes at depth 11, 44 M at 18, about
+/// 15 s), so depth 40 already takes weeks and 64 thousands of years; the search itself stops
+/// deepening at 124 plies, so a larger depth would be cut silently. Depth 0 is no search.
+pub const MAX_DEPTH: u32 = 64;
 
 /// Positions as (FEN, moves from it): openings, middlegames, endgames, checks.
 pub const POSITIONS: &[(&str, &str)] = &[
@@ -89,32 +97,61 @@ pub fn position(i: usize) -> Position {
 /// Result of a bench run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchResult {
-    /// Nodes per position.
+    /// Nodes per position searched to the end (all of [`POSITIONS`] unless stopped).
     pub nodes: Vec<u64>,
-    /// Total nodes (the signature).
+    /// Total nodes (the signature, when complete).
     pub total: u64,
+    /// Every position was searched (the run was not stopped).
+    pub complete: bool,
     /// Time spent searching, in milliseconds: the sum over the positions, without the
     /// clearing of the hash and histories between them (16 MB of memory per position,
     /// which would otherwise count against `Nodes/second`).
     pub millis: u64,
 }
 
-/// Searches every bench position to `depth` with a fresh engine, calling `progress` after each
-/// with its index, position, nodes and search time in milliseconds.
+/// Searches every bench position to `depth` (`1..=MAX_DEPTH`; the search raises 0 to 1) with a
+/// fresh engine, calling `progress` after each with its index, position, nodes and search time
+/// in milliseconds.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-    mut progress: impl FnMut(usize, &Position, u64, u64),
+    progress: impl FnMut(usize, &Position, u64, u64),
 ) -> BenchResult {
-    let mut engine = Engine::new(EngineOptions {
+    run_until(depth, threads, hash_mb, &AtomicBool::new(false), progress)
+}
+
+/// Like [`run`], giving up once `stop` is set: the result then holds the positions searched
+/// to the end (fewer than [`POSITIONS`]), and the one being searched is left out.
+pub fn run_until(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    stop: &AtomicBool,
+    progress: impl FnMut(usize, &Position, u64, u64),
+) -> BenchResult {
+    let options = EngineOptions {
         threads,
         hash_mb,
         ..EngineOptions::default()
-    });
+    };
+    run_with(depth, options, stop, progress)
+}
+
+/// [`run_until`] with any engine options (e.g. search parameters of a `--features tune` build).
+pub fn run_with(
+    depth: u32,
+    options: EngineOptions,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(usize, &Position, u64, u64),
+) -> BenchResult {
+    let mut engine = Engine::new(options);
     let mut searching = Duration::ZERO;
     let mut nodes = Vec::new();
     for i in 0..POSITIONS.len() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let pos = position(i);
         engine.new_game();
         let limits = Limits {
@@ -122,13 +159,17 @@ pub fn run(
             ..Limits::default()
         };
         let searched = Instant::now();
-        let result = engine.search(&pos, limits, Arc::new(SilentReporter));
+        let result = engine.search_until(&pos, limits, Arc::new(SilentReporter), stop);
         let took = searched.elapsed();
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         searching += took;
         nodes.push(result.nodes);
         progress(i, &pos, result.nodes, took.as_millis() as u64);
     }
     BenchResult {
+        complete: nodes.len() == POSITIONS.len(),
         total: nodes.iter().sum(),
         nodes,
         millis: searching.as_millis() as u64,

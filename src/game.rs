@@ -1,5 +1,5 @@
 //! A game record: the start FEN, the moves, and after every move its classification, the draw
-//! counters and the result under RULES.md §3–§6. This is the referee used by `chariot judge`,
+//! counters and the result under docs/rules.md. This is the referee used by `chariot judge`,
 //! self-play and matches; the search uses the same [`rules`](crate::rules) functions directly.
 
 use std::fmt;
@@ -114,7 +114,7 @@ impl Game {
         &self.history
     }
 
-    /// The counters of RULES.md §6 now.
+    /// The counters of docs/rules.md#automatic-draws now.
     pub fn counters(&self) -> Counters {
         self.history
             .last()
@@ -181,7 +181,7 @@ impl Game {
         }
     }
 
-    /// The result of the current position, reached with `counters` (RULES.md §3).
+    /// The result of the current position, reached with `counters` (docs/rules.md#end-of-the-game).
     fn judge(&self, counters: &Counters) -> GameResult {
         let ply = self.moves.len();
         let decided = |winner, reason| GameResult::Decided {

@@ -8,8 +8,14 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use chariot::args::{count_in, hash_mb as hash_arg, positive_count, threads as threads_arg};
 use chariot::movegen::perft::{self, parse_epd};
 use chariot::position::Position;
+
+/// Deepest `chariot perft` and `--epd` depth (see `perft::MAX_DEPTH` for why).
+const PERFT_DEPTHS: std::ops::RangeInclusive<i64> = 1..=perft::MAX_DEPTH as i64;
+/// Deepest `chariot bench --depth` (see `bench::MAX_DEPTH`).
+const BENCH_DEPTHS: std::ops::RangeInclusive<i64> = 1..=chariot::bench::MAX_DEPTH as i64;
 
 #[derive(Parser)]
 #[command(
@@ -26,25 +32,26 @@ struct Cli {
 enum Command {
     /// Count leaf nodes of the legal move tree (one position, or a whole EPD suite).
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (1-64; with --epd, run only this depth of each position).
+        #[arg(value_parser = clap::value_parser!(u32).range(PERFT_DEPTHS))]
         depth: Option<u32>,
         /// Position (default: the start position).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "epd")]
         fen: Option<String>,
         /// Print the count below each root move (`h2e2: 1234`).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "epd")]
         divide: bool,
         /// Run every position of a suite in `FEN;D1 n;D2 n;…` form.
         #[arg(long)]
         epd: Option<PathBuf>,
         /// With --epd: skip depths whose expected count is above this.
-        #[arg(long)]
+        #[arg(long, requires = "epd", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
-        /// Split the root moves across this many threads.
-        #[arg(long, default_value_t = 1)]
+        /// Split the root moves across this many threads (1-256).
+        #[arg(long, default_value_t = 1, value_parser = threads_arg)]
         threads: usize,
     },
-    /// Replay a game and print its result under RULES.md (`1-0 checkmate ply 31`, `* ply 4`).
+    /// Replay a game and print its result under docs/rules.md (`1-0 checkmate ply 31`, `* ply 4`).
     Judge {
         /// Start position (default: the start position).
         #[arg(long)]
@@ -58,15 +65,19 @@ enum Command {
     },
     /// Search fixed positions to a fixed depth; the total node count is the engine signature.
     Bench {
-        /// Search depth.
-        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        /// Search depth (1-64).
+        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH,
+              value_parser = clap::value_parser!(u32).range(BENCH_DEPTHS))]
         depth: u32,
-        /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        /// Search threads (1-256).
+        #[arg(long, default_value_t = 1, value_parser = threads_arg)]
         threads: usize,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16)]
+        /// Transposition table size in MiB (1-65536).
+        #[arg(long, default_value_t = 16, value_parser = hash_arg)]
         hash: usize,
+        /// A search parameter, `NAME=VALUE` (repeatable; `--features tune` builds only).
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
     },
     /// Print the evaluation terms of a position.
     Eval {
@@ -74,22 +85,24 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
-    /// Fit the evaluation weights to game results (Texel method) and write the weights file.
+    /// Fit the evaluation weights to game results (Texel method) and write the weights file
+    /// (only if the fit is finite, fits the evaluation and does not raise the loss).
     Tune {
         /// Training data, one `FEN;result;...` line per position (e.g. from `chariot selfplay`).
         #[arg(long)]
         data: PathBuf,
-        /// Passes of Adam over the data.
-        #[arg(long, default_value_t = 300)]
+        /// Passes of Adam over the data (at least 1).
+        #[arg(long, default_value_t = 300, value_parser = positive_count)]
         epochs: usize,
-        /// Adam step size in centipawns.
-        #[arg(long, default_value_t = 1.0)]
+        /// Adam step size in centipawns (above 0, at most 100).
+        #[arg(long, default_value_t = 1.0, value_parser = learning_rate_arg)]
         lr: f64,
-        /// Use only the first N lines.
-        #[arg(long)]
+        /// Use only the first N lines (at least 1).
+        #[arg(long, value_parser = positive_count)]
         limit: Option<usize>,
-        /// Where to write the generated weights.
-        #[arg(long, default_value = "src/eval/weights.rs")]
+        /// Where to write the generated weights; `--out src/weights/tuned.rs` replaces the
+        /// weights the engine is built with.
+        #[arg(long, default_value = "tuning/data/weights.rs")]
         out: PathBuf,
         /// Where to write the loss curve (SVG).
         #[arg(long)]
@@ -97,9 +110,9 @@ enum Command {
         /// Let the overall evaluation scale drift instead of anchoring it to the start weights.
         #[arg(long)]
         free_scale: bool,
-        /// Fit only the terms from this index on (e.g. newly added ones; see `eval::Weights`);
-        /// the others stay as compiled in.
-        #[arg(long, default_value_t = 0)]
+        /// Fit only the terms from this index on (e.g. newly added ones; see `weights::Weights`);
+        /// the others stay as compiled in. Below the number of terms (652).
+        #[arg(long, default_value_t = 0, value_parser = term_index)]
         from_term: usize,
     },
     /// Self-play training data: `FEN;result;score;ply` lines (and PGN), in-process.
@@ -112,12 +125,30 @@ enum Command {
     Rate(chariot::rating::RateArgs),
     /// Fit the win/draw/loss model and the normalised score to self-play data.
     Wdl(chariot::wdl::fit::WdlArgs),
+    /// Tune the search parameters by SPSA (needs a `--features tune` build).
+    Spsa(chariot::spsa::cli::SpsaArgs),
     /// Developer tool: search magic numbers and print `src/attacks/magic_numbers.rs`.
     Magics {
         /// Seed of the search.
         #[arg(long, default_value_t = 0x00c4_a410_7000_0001)]
         seed: u64,
     },
+}
+
+/// A term index of the evaluation (`0..TERM_COUNT`).
+fn term_index(s: &str) -> Result<usize, String> {
+    count_in(s, 0..=chariot::weights::TERM_COUNT - 1)
+}
+
+/// An Adam step size: finite, above 0, at most `tune::MAX_LEARNING_RATE`.
+fn learning_rate_arg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= chariot::tune::MAX_LEARNING_RATE => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a step size above 0 and at most {}",
+            chariot::tune::MAX_LEARNING_RATE
+        )),
+    }
 }
 
 fn main() -> ExitCode {
@@ -144,8 +175,32 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
+            params,
         }) => {
-            let result = chariot::bench::run(depth, threads, hash, |i, pos, nodes, ms| {
+            let mut options = chariot::threads::EngineOptions {
+                threads,
+                hash_mb: hash,
+                ..Default::default()
+            };
+            for p in &params {
+                let set = p
+                    .split_once('=')
+                    .ok_or_else(|| format!("--param {p}: expected NAME=VALUE"))
+                    .and_then(|(name, value)| {
+                        let v = value
+                            .trim()
+                            .parse()
+                            .map_err(|_| format!("--param {p}: the value is not an integer"))?;
+                        options.params.set(name.trim(), v)
+                    });
+                if let Err(e) = set {
+                    eprintln!("chariot: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            chariot::interrupt::install();
+            let stop = chariot::interrupt::flag();
+            let result = chariot::bench::run_with(depth, options, stop, |i, pos, nodes, ms| {
                 eprintln!(
                     "Position {:>2}/{}: {:>10} nodes {:>7} ms  {}",
                     i + 1,
@@ -158,6 +213,16 @@ fn main() -> ExitCode {
             let nps = result.total * 1000 / result.millis.max(1);
             eprintln!("===========================");
             eprintln!("Total time (ms) : {}", result.millis);
+            if !result.complete {
+                // A partial total is no signature: nothing on stdout.
+                eprintln!(
+                    "Interrupted after {} of {} positions: {} nodes, {nps} nodes/second",
+                    result.nodes.len(),
+                    chariot::bench::POSITIONS.len(),
+                    result.total
+                );
+                return ExitCode::from(INTERRUPTED);
+            }
             println!("Nodes searched: {}", result.total);
             println!("Nodes/second: {nps}");
             ExitCode::SUCCESS
@@ -203,6 +268,7 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => ExitCode::from(chariot::book::cli::main(args)),
         Some(Command::Rate(args)) => ExitCode::from(chariot::rating::main(args)),
         Some(Command::Wdl(args)) => ExitCode::from(chariot::wdl::fit::main(args)),
+        Some(Command::Spsa(args)) => ExitCode::from(chariot::spsa::cli::main(args)),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));
             ExitCode::SUCCESS
@@ -214,12 +280,18 @@ fn main() -> ExitCode {
             epd,
             max_nodes,
             threads,
-        }) => match epd {
-            Some(path) => run_suite(&path, depth, max_nodes, threads),
-            None => run_perft(fen.as_deref(), depth.unwrap_or(1), divide, threads),
-        },
+        }) => {
+            chariot::interrupt::install();
+            match epd {
+                Some(path) => run_suite(&path, depth, max_nodes, threads),
+                None => run_perft(fen.as_deref(), depth.unwrap_or(1), divide, threads),
+            }
+        }
     }
 }
+
+/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
 
 fn run_perft(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> ExitCode {
     let pos = match fen
@@ -233,17 +305,34 @@ fn run_perft(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> Exi
         }
     };
     let start = Instant::now();
-    let nodes = if divide {
-        let mut total = 0;
-        for (mv, n) in perft::divide(&pos, depth, threads) {
-            println!("{mv}: {n}");
-            total += n;
+    let stop = chariot::interrupt::flag();
+    let counted = if divide {
+        let counts = perft::divide_until(&pos, depth, threads, stop);
+        for (mv, n) in &counts {
+            if let Some(n) = n {
+                println!("{mv}: {n}");
+            }
         }
-        total
+        let done = perft::Partial::of(&counts);
+        if done.finished == done.moves {
+            Ok(done.nodes)
+        } else {
+            Err(done)
+        }
     } else {
-        perft::perft_threads(&pos, depth, threads)
+        perft::perft_threads_until(&pos, depth, threads, stop)
     };
     let secs = start.elapsed().as_secs_f64();
+    let nodes = match counted {
+        Ok(nodes) => nodes,
+        Err(done) => {
+            eprintln!(
+                "Interrupted after {:.3} s: {} of {} root moves counted, {} nodes",
+                secs, done.finished, done.moves, done.nodes
+            );
+            return ExitCode::from(INTERRUPTED);
+        }
+    };
     println!("Nodes searched: {nodes}");
     eprintln!(
         "time {:.3} s, {:.0} nodes/s",
@@ -273,10 +362,19 @@ fn run_suite(
             return ExitCode::from(2);
         }
     };
+    if entries.is_empty() {
+        eprintln!("chariot perft: {}: no positions", path.display());
+        return ExitCode::from(2);
+    }
     let start = Instant::now();
-    let (mut correct, mut total_nodes) = (0, 0u64);
+    let (mut correct, mut total_nodes, mut checked) = (0, 0u64, 0usize);
     let stderr_is_tty = io::stderr().is_terminal();
+    let stop = chariot::interrupt::flag();
+    let mut visited = 0;
     for (i, entry) in entries.iter().enumerate() {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let pos = match Position::from_fen(&entry.fen) {
             Ok(p) => p,
             Err(e) => {
@@ -289,7 +387,10 @@ fn run_suite(
             if only_depth.is_some_and(|d| d != depth) || max_nodes.is_some_and(|m| expected > m) {
                 continue;
             }
-            let got = perft::perft_threads(&pos, depth, threads);
+            let Ok(got) = perft::perft_threads_until(&pos, depth, threads, stop) else {
+                break;
+            };
+            checked += 1;
             total_nodes += got;
             if got != expected {
                 ok = false;
@@ -299,6 +400,10 @@ fn run_suite(
                 );
             }
         }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        visited += 1;
         correct += ok as usize;
         let progress = format!(
             "[{}/{}] {} nodes, {:.1} s",
@@ -316,6 +421,23 @@ fn run_suite(
     if stderr_is_tty {
         eprintln!();
     }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "Interrupted after {visited} of {} positions ({correct} correct, {total_nodes} nodes, {:.1} s)",
+            entries.len(),
+            start.elapsed().as_secs_f64()
+        );
+        return ExitCode::from(INTERRUPTED);
+    }
+    if checked == 0 {
+        eprintln!(
+            "chariot perft: {}: no count to check{}{}",
+            path.display(),
+            only_depth.map_or(String::new(), |d| format!(" at depth {d}")),
+            max_nodes.map_or(String::new(), |m| format!(" with at most {m} nodes"))
+        );
+        return ExitCode::from(2);
+    }
     println!("{correct}/{} positions correct", entries.len());
     if correct == entries.len() {
         ExitCode::SUCCESS
@@ -332,8 +454,17 @@ fn run_tune(
     cfg: chariot::tune::TuneConfig,
 ) -> ExitCode {
     use chariot::tune;
-    let text = match std::fs::read_to_string(data) {
-        Ok(t) => t,
+    let text = match std::fs::read(data) {
+        Ok(bytes) => {
+            let (text, skipped) = tune::utf8_lines(bytes);
+            if skipped > 0 {
+                eprintln!(
+                    "chariot tune: {}: skipped {skipped} line(s) that are not valid UTF-8",
+                    data.display()
+                );
+            }
+            text
+        }
         Err(e) => {
             eprintln!("chariot tune: cannot read {}: {e}", data.display());
             return ExitCode::from(2);
@@ -353,9 +484,22 @@ fn run_tune(
         eprintln!("chariot tune: no usable positions");
         return ExitCode::from(2);
     }
-    let (weights, k, curve) = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
+    let fitted = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
         eprintln!("epoch {:>5}  loss {:.6}  ({secs:.1} s)", e.epoch, e.loss);
     });
+    let tune::TuneResult {
+        weights,
+        k,
+        curve,
+        loss_before,
+        loss_after,
+    } = match fitted {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("chariot tune: {e}; nothing written");
+            return ExitCode::FAILURE;
+        }
+    };
     let command = format!(
         "chariot tune --data {} --epochs {} --lr {}{}{}{}",
         data.display(),
@@ -369,6 +513,12 @@ fn run_tune(
             String::new()
         }
     );
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("chariot tune: cannot create {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     if let Err(e) = std::fs::write(out, tune::weights_file(&weights, &command)) {
         eprintln!("chariot tune: cannot write {}: {e}", out.display());
         return ExitCode::from(2);
@@ -379,12 +529,9 @@ fn run_tune(
             eprintln!("chariot tune: cannot write {}: {e}", svg.display());
         }
     }
-    let (first, last) = (
-        curve[0].loss,
-        curve.last().map_or(curve[0].loss, |e| e.loss),
-    );
+    eprintln!("wrote {}", out.display());
     println!(
-        "positions {} K {k:.6} loss before {first:.6} after {last:.6} time {:.1} s",
+        "positions {} K {k:.6} loss before {loss_before:.6} after {loss_after:.6} time {:.1} s",
         samples.len(),
         start.elapsed().as_secs_f64()
     );

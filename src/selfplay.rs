@@ -13,13 +13,12 @@
 //! view in centipawns (a mate in `n` plies is written `±(32000 − n)`), and `ply` the number of
 //! moves played from the game's start position. Positions where the side to move is in check
 //! and positions whose best move is a capture can be skipped. Games are written in game
-//! order. `--shard I/N` plays the games `i` with `i mod N = I`; the shards' outputs together
-//! are exactly the positions of the whole run, so `cat` merges them.
+//! order. `--shard I/N` plays the `I`-th of `N` contiguous blocks of games; the shards'
+//! outputs concatenated in shard order are byte for byte the output of the whole run.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
-use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -36,6 +35,8 @@ use crate::search::score::MATE;
 use crate::threads::{Engine, EngineOptions, SilentReporter};
 use crate::types::{Color, Move};
 
+pub use crate::shard::Shard;
+
 /// The search limit per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchLimit {
@@ -43,38 +44,6 @@ pub enum SearchLimit {
     Nodes(u64),
     /// Fixed depth.
     Depth(u32),
-}
-
-/// Shard `index` of `count` (`I/N` on the command line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// This shard, `0 ≤ index < count`.
-    pub index: usize,
-    /// Number of shards.
-    pub count: usize,
-}
-
-impl Default for Shard {
-    fn default() -> Self {
-        Shard { index: 0, count: 1 }
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("bad shard '{s}' (expected I/N with 0 <= I < N)");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count): (usize, usize) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
 }
 
 /// Score-based adjudication: a side resigns when the score from Red's view has been at least
@@ -140,11 +109,10 @@ impl SelfplayConfig {
         }
     }
 
-    /// The game numbers this shard plays, in order.
+    /// The game numbers this shard plays, in order: the shard's contiguous block of the run
+    /// (see [`Shard::range`]).
     pub fn my_games(&self) -> Vec<usize> {
-        (0..self.games)
-            .filter(|i| i % self.shard.count == self.shard.index)
-            .collect()
+        self.shard.range(self.games).collect()
     }
 }
 
@@ -576,14 +544,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shards_parse_and_partition() {
-        assert_eq!("1/4".parse::<Shard>(), Ok(Shard { index: 1, count: 4 }));
-        assert!("4/4".parse::<Shard>().is_err());
-        assert!("1/0".parse::<Shard>().is_err());
-        assert!("x".parse::<Shard>().is_err());
+    fn a_shard_plays_its_contiguous_block_of_games() {
         let mut c = SelfplayConfig::new(10, SearchLimit::Nodes(10));
         c.shard = Shard { index: 1, count: 3 };
-        assert_eq!(c.my_games(), vec![1, 4, 7]);
+        assert_eq!(c.my_games(), vec![3, 4, 5]);
     }
 
     #[test]
@@ -603,24 +567,26 @@ pub mod cli {
     use clap::Args;
 
     use super::{run, Adjudication, SearchLimit, SelfplayConfig, Shard};
+    use crate::args::{hash_mb, positive_count, search_depth, threads};
     use crate::matches::openings;
     use crate::rules::MoveCountRule;
 
-    /// Flags of `chariot selfplay`.
+    /// Flags of `chariot selfplay`. Counts are checked when parsed: zero games, threads,
+    /// hash, moves or plies, a depth beyond 64 and a negative score threshold are refused.
     #[derive(Args, Debug, Clone)]
     #[command(group(clap::ArgGroup::new("limit").required(true).args(["nodes", "depth"])))]
     pub struct SelfplayArgs {
-        /// Number of games (of the whole run, all shards together).
-        #[arg(long)]
+        /// Number of games (of the whole run, all shards together; at least 1).
+        #[arg(long, value_parser = positive_count)]
         pub games: usize,
-        /// Nodes per move.
-        #[arg(long)]
+        /// Nodes per move (at least 1).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         pub nodes: Option<u64>,
-        /// Depth per move.
-        #[arg(long)]
+        /// Depth per move (1-64).
+        #[arg(long, value_parser = search_depth)]
         pub depth: Option<u32>,
-        /// Worker threads (one game each, single-threaded search).
-        #[arg(long, default_value_t = 1)]
+        /// Worker threads (one game each, single-threaded search; 1-256).
+        #[arg(long, default_value_t = 1, value_parser = threads)]
         pub threads: usize,
         /// Base seed; game i uses seed + i.
         #[arg(long, default_value_t = 1)]
@@ -637,11 +603,12 @@ pub mod cli {
         /// Random legal moves after the book (default 8 without a book, 0 with one).
         #[arg(long)]
         pub random_plies: Option<usize>,
-        /// Play only games i with i mod N = I (`I/N`), for array jobs.
+        /// Play only the I-th of N contiguous blocks of the games (`I/N`), for array jobs;
+        /// the shards' outputs concatenated in order are the whole run's.
         #[arg(long, default_value = "0/1")]
         pub shard: Shard,
-        /// Hash per worker in MiB.
-        #[arg(long, default_value_t = 4)]
+        /// Hash per worker in MiB (1-65536).
+        #[arg(long, default_value_t = 4, value_parser = hash_mb)]
         pub hash: usize,
         /// Move-count rule: cxq, sixty or none.
         #[arg(long, default_value = "cxq")]
@@ -652,23 +619,25 @@ pub mod cli {
         /// Do not write positions whose best move is a capture.
         #[arg(long)]
         pub skip_noisy: bool,
-        /// Resign when |score| ≥ CP (centipawns) for --resign-moves moves of each side.
-        #[arg(long)]
+        /// Resign when |score| ≥ CP (centipawns, at least 1) for --resign-moves moves of each
+        /// side.
+        #[arg(long, value_parser = clap::value_parser!(i32).range(1..))]
         pub resign_score: Option<i32>,
-        /// Moves per side for resign adjudication.
-        #[arg(long, default_value_t = 4)]
+        /// Moves per side for resign adjudication (at least 1).
+        #[arg(long, default_value_t = 4, value_parser = positive_count)]
         pub resign_moves: usize,
-        /// Agree a draw when |score| ≤ CP for --draw-moves moves of each side.
-        #[arg(long)]
+        /// Agree a draw when |score| ≤ CP (centipawns, 0 or more) for --draw-moves moves of
+        /// each side.
+        #[arg(long, value_parser = clap::value_parser!(i32).range(0..))]
         pub draw_score: Option<i32>,
-        /// Moves per side for draw adjudication.
-        #[arg(long, default_value_t = 8)]
+        /// Moves per side for draw adjudication (at least 1).
+        #[arg(long, default_value_t = 8, value_parser = positive_count)]
         pub draw_moves: usize,
         /// Earliest ply for draw adjudication.
         #[arg(long, default_value_t = 80)]
         pub draw_after: usize,
-        /// Draw a game that reaches this many plies.
-        #[arg(long, default_value_t = 1000)]
+        /// Draw a game that reaches this many plies (at least 1).
+        #[arg(long, default_value_t = 1000, value_parser = positive_count)]
         pub max_plies: usize,
     }
 
@@ -689,8 +658,18 @@ pub mod cli {
             (_, Some(d)) if d > 0 => SearchLimit::Depth(d),
             _ => return Err("the search limit must be positive".into()),
         };
+        if args.games == 0 {
+            return Err("--games must be at least 1".into());
+        }
         let mut config = SelfplayConfig::new(args.games, limit);
-        config.threads = args.threads.max(1);
+        config.shard = args.shard;
+        if config.my_games().is_empty() {
+            return Err(format!(
+                "shard {}/{} of {} games plays none",
+                args.shard.index, args.shard.count, args.games
+            ));
+        }
+        config.threads = args.threads;
         config.seed = args.seed;
         if let Some(path) = &args.openings {
             let (book, warnings) = openings::load(path)?;
@@ -702,20 +681,17 @@ pub mod cli {
         config.random_plies =
             args.random_plies
                 .unwrap_or(if config.openings.is_empty() { 8 } else { 0 });
-        config.shard = args.shard;
-        config.hash_mb = args.hash.max(1);
+        config.hash_mb = args.hash;
         config.rule = args.rule;
         config.skip_check = args.skip_check;
         config.skip_noisy = args.skip_noisy;
         config.adjudication = Adjudication {
-            resign: args
-                .resign_score
-                .map(|cp| (cp.abs(), args.resign_moves.max(1))),
+            resign: args.resign_score.map(|cp| (cp, args.resign_moves)),
             draw: args
                 .draw_score
-                .map(|cp| (cp.abs(), args.draw_moves.max(1), args.draw_after)),
+                .map(|cp| (cp, args.draw_moves, args.draw_after)),
         };
-        config.max_plies = args.max_plies.max(1);
+        config.max_plies = args.max_plies;
         let create = |path: &PathBuf| {
             File::create(path)
                 .map(BufWriter::new)

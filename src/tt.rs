@@ -9,7 +9,7 @@
 
 use std::alloc::{alloc, dealloc, Layout};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use crate::search::score::{MATE_BOUND, NONE_SCORE};
 use crate::types::Move;
@@ -74,19 +74,34 @@ struct ClusterBuf {
 unsafe impl Send for ClusterBuf {}
 unsafe impl Sync for ClusterBuf {}
 
+/// Why [`ClusterBuf::new`] has no buffer.
+enum NoBuffer {
+    /// The system refused the memory.
+    Refused,
+    /// The caller gave up while the memory was being zeroed.
+    Cancelled,
+}
+
 impl ClusterBuf {
-    /// `len` (≥ 1) zeroed clusters, or `None` if the memory is not there.
-    fn new(len: usize) -> Option<ClusterBuf> {
-        let bytes = len.max(1).checked_mul(std::mem::size_of::<Cluster>())?;
+    /// `len` (≥ 1) zeroed clusters. The zeroing (the slow part: it touches every page) is
+    /// split over `threads` threads and gives up as soon as `cancel` is set.
+    fn new(len: usize, threads: usize, cancel: &AtomicBool) -> Result<ClusterBuf, NoBuffer> {
+        let bytes = len
+            .max(1)
+            .checked_mul(std::mem::size_of::<Cluster>())
+            .ok_or(NoBuffer::Refused)?;
         let align = if bytes >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<Cluster>()
         };
-        let layout = Layout::from_size_align(bytes.div_ceil(align) * align, align).ok()?;
+        let size = bytes
+            .checked_next_multiple_of(align)
+            .ok_or(NoBuffer::Refused)?;
+        let layout = Layout::from_size_align(size, align).map_err(|_| NoBuffer::Refused)?;
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc(layout) };
-        let ptr = NonNull::new(raw.cast::<Cluster>())?;
+        let ptr = NonNull::new(raw.cast::<Cluster>()).ok_or(NoBuffer::Refused)?;
         #[cfg(target_os = "linux")]
         if align == HUGE_PAGE {
             // SAFETY: the range is our own fresh allocation; failure only means small pages.
@@ -94,14 +109,70 @@ impl ClusterBuf {
         }
         // Zero after the advice, so that the first touch faults in huge pages. All-zero
         // bytes are valid empty clusters (atomics of 0).
-        // SAFETY: `raw` is valid for `layout.size()` bytes.
-        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        Some(ClusterBuf {
+        let base = raw as usize;
+        in_slices(layout.size(), threads, ZERO_CHUNK, |range| {
+            for chunk in range.step_by(ZERO_CHUNK) {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                let n = ZERO_CHUNK.min(layout.size() - chunk);
+                // SAFETY: `chunk..chunk + n` lies in our allocation, and the slices of the
+                // threads do not overlap.
+                unsafe { std::ptr::write_bytes((base + chunk) as *mut u8, 0, n) };
+            }
+        });
+        if cancel.load(Ordering::Relaxed) {
+            // SAFETY: allocated above with this layout.
+            unsafe { dealloc(raw, layout) };
+            return Err(NoBuffer::Cancelled);
+        }
+        Ok(ClusterBuf {
             ptr,
             len: len.max(1),
             layout,
         })
     }
+}
+
+/// Bytes zeroed between two looks at the cancel flag (a few milliseconds of work).
+const ZERO_CHUNK: usize = 16 << 20;
+
+/// Calls `work` on up to `threads` contiguous slices of `0..len` (none shorter than `least`
+/// unless it is the only one), each on its own thread: the calling thread takes the last one,
+/// and any whose thread the system refuses. Stockfish clears its table with all its threads
+/// the same way.
+fn in_slices(
+    len: usize,
+    threads: usize,
+    least: usize,
+    work: impl Fn(std::ops::Range<usize>) + Sync,
+) {
+    let threads = threads.clamp(1, 256).min(len / least.max(1)).max(1);
+    let per = len.div_ceil(threads).next_multiple_of(64);
+    let slices: Vec<std::ops::Range<usize>> = (0..threads)
+        .map(|i| (i * per).min(len)..((i + 1) * per).min(len))
+        .filter(|r| !r.is_empty())
+        .collect();
+    let Some((last, others)) = slices.split_last() else {
+        return;
+    };
+    let work = &work;
+    std::thread::scope(|s| {
+        let mut refused = Vec::new();
+        for range in others {
+            let r = range.clone();
+            let spawned = std::thread::Builder::new()
+                .name("tt-clear".into())
+                .spawn_scoped(s, move || work(r));
+            if spawned.is_err() {
+                refused.push(range.clone());
+            }
+        }
+        work(last.clone());
+        for range in refused {
+            work(range);
+        }
+    });
 }
 
 impl std::ops::Deref for ClusterBuf {
@@ -182,33 +253,78 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of `mb` MiB (at least one cluster).
-    ///
-    /// The size is capped at three quarters of the memory available, and halved until the
-    /// allocation succeeds, so an oversized `Hash` setting never aborts the engine.
+    /// A table of `mb` MiB (at least one cluster); see [`TranspositionTable::with_size`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut mb = mb.max(1);
-        if let Some(cap) = physical_memory_mb().map(|m| (m * 3 / 4).max(1)) {
-            if mb > cap {
-                log::warn!("Hash {mb} MiB exceeds 3/4 of the available memory; using {cap} MiB");
-                mb = cap;
+        let (tt, sizing) = TranspositionTable::with_size(mb);
+        if sizing.capped_to_mb.is_some() || !sizing.refused_bytes.is_empty() {
+            for line in sizing.notes() {
+                log::warn!("{line}");
             }
         }
+        tt
+    }
+
+    /// The smallest table (one cluster): a stand-in while the real one is replaced.
+    pub fn tiny() -> TranspositionTable {
+        let never = AtomicBool::new(false);
+        match ClusterBuf::new(1, 1, &never) {
+            Ok(clusters) => TranspositionTable {
+                clusters,
+                generation: AtomicU8::new(0),
+            },
+            Err(_) => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
+        }
+    }
+
+    /// A table of about `mb` MiB and how its size came about.
+    ///
+    /// A request above three quarters of the memory available (see [`memory_cap_mb`]) is cut
+    /// to that cap; an allocation the system refuses is halved until it succeeds, so an
+    /// oversized `Hash` setting never aborts the engine. The caller frees any old table first.
+    pub fn with_size(mb: usize) -> (TranspositionTable, Sizing) {
+        let never = AtomicBool::new(false);
+        TranspositionTable::with_size_in(mb, 1, &never).expect("never cancelled")
+    }
+
+    /// Like [`TranspositionTable::with_size`], zeroing the table with `threads` threads;
+    /// `None` if `cancel` was set meanwhile (the memory is freed again).
+    pub fn with_size_in(
+        mb: usize,
+        threads: usize,
+        cancel: &AtomicBool,
+    ) -> Option<(TranspositionTable, Sizing)> {
+        let requested_mb = mb.max(1);
+        let mut mb = requested_mb;
+        let mut capped_to_mb = None;
+        if let Some(cap) = memory_cap_mb().filter(|&cap| mb > cap) {
+            capped_to_mb = Some(cap);
+            mb = cap;
+        }
+        let mut refused_bytes = Vec::new();
         let mut count = (mb * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
         let clusters = loop {
-            match ClusterBuf::new(count) {
-                Some(buf) => break buf,
-                None if count > 1 => {
+            match ClusterBuf::new(count, threads, cancel) {
+                Ok(buf) => break buf,
+                Err(NoBuffer::Cancelled) => return None,
+                Err(NoBuffer::Refused) if count > 1 => {
+                    refused_bytes.push(count * std::mem::size_of::<Cluster>());
                     count /= 2;
-                    log::warn!("transposition table allocation failed; trying {count} clusters");
                 }
-                None => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
+                // Not even 64 bytes: nothing else could run either.
+                Err(NoBuffer::Refused) => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
             }
         };
-        TranspositionTable {
+        let sizing = Sizing {
+            requested_mb,
+            capped_to_mb,
+            refused_bytes,
+            bytes: clusters.len() * std::mem::size_of::<Cluster>(),
+        };
+        let tt = TranspositionTable {
             clusters,
             generation: AtomicU8::new(0),
-        }
+        };
+        Some((tt, sizing))
     }
 
     /// Size in MiB.
@@ -218,12 +334,26 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&self) {
-        for c in self.clusters.iter() {
-            for s in &c.slots {
-                s.check.store(0, Ordering::Relaxed);
-                s.data.store(0, Ordering::Relaxed);
+        self.clear_in(1, &AtomicBool::new(false));
+    }
+
+    /// Empties every entry with `threads` threads; gives up (leaving some entries) as soon as
+    /// `cancel` is set. No search may run meanwhile.
+    pub fn clear_in(&self, threads: usize, cancel: &AtomicBool) {
+        const PER_LOOK: usize = ZERO_CHUNK / std::mem::size_of::<Cluster>();
+        in_slices(self.clusters.len(), threads, PER_LOOK, |range| {
+            for chunk in self.clusters[range].chunks(PER_LOOK) {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                for c in chunk {
+                    for s in &c.slots {
+                        s.check.store(0, Ordering::Relaxed);
+                        s.data.store(0, Ordering::Relaxed);
+                    }
+                }
             }
-        }
+        });
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -335,18 +465,189 @@ impl TranspositionTable {
     }
 }
 
-/// Memory available on the machine in MiB, if the system tells (Linux `/proc/meminfo`).
-fn physical_memory_mb() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+/// How a table's size came about: what was asked, what the machine allowed, what was
+/// allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sizing {
+    /// The size asked for, in MiB.
+    pub requested_mb: usize,
+    /// The memory cap, when the request was above it.
+    pub capped_to_mb: Option<usize>,
+    /// Sizes in bytes the system refused before one succeeded, largest first.
+    pub refused_bytes: Vec<usize>,
+    /// The size allocated, in bytes.
+    pub bytes: usize,
+}
+
+impl Sizing {
+    /// The size allocated, in whole MiB.
+    pub fn allocated_mb(&self) -> usize {
+        self.bytes >> 20
+    }
+
+    /// What a user should be told: the cap and refusals if any, then the size allocated.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(cap) = self.capped_to_mb {
+            notes.push(format!(
+                "Hash {} MiB is more than 3/4 of the memory available; trying {cap} MiB",
+                self.requested_mb
+            ));
+        }
+        if !self.refused_bytes.is_empty() {
+            let sizes: Vec<String> = self.refused_bytes.iter().map(|&b| size_text(b)).collect();
+            notes.push(format!(
+                "the system refused a hash table of {}",
+                sizes.join(", ")
+            ));
+        }
+        notes.push(format!("hash table: {}", size_text(self.bytes)));
+        notes
+    }
+}
+
+/// `4096 MiB`, or `512 KiB` below one MiB.
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
+    }
+}
+
+/// The largest table the engine will try, in MiB: three quarters of the memory available,
+/// rounded down to a power of two (so that the same request gives the same size while the
+/// machine's free memory drifts a little). `None` when the system does not tell.
+///
+/// The memory available is Linux's `MemAvailable`, or less when the process runs in a
+/// control group (cgroup v2) whose `memory.max` leaves less room: overcommitted memory is
+/// only refused when the table is touched, and then by the OOM killer, so the cap is checked
+/// before allocating.
+pub fn memory_cap_mb() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let mut available = meminfo.as_deref().and_then(mem_available_mb);
+    if let Some(room) = cgroup_room_mb() {
+        available = Some(available.map_or(room, |a| a.min(room)));
+    }
+    available.map(cap_of_available)
+}
+
+/// Three quarters of `available_mb`, rounded down to a power of two (at least 1).
+fn cap_of_available(available_mb: usize) -> usize {
+    let cap = (available_mb / 4 * 3).max(1);
+    1 << cap.ilog2()
+}
+
+/// `MemAvailable` of a `/proc/meminfo` text, in MiB.
+fn mem_available_mb(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+/// The memory this process's control group and its ancestors still allow, in MiB (cgroup v2
+/// `memory.max` minus `memory.current`, the least over the hierarchy).
+fn cgroup_room_mb() -> Option<usize> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?.trim();
+    let mut dir = std::path::PathBuf::from("/sys/fs/cgroup");
+    dir.push(path.trim_start_matches('/'));
+    let mut room: Option<u64> = None;
+    loop {
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+        if let (Some(max), Some(current)) = (read("memory.max"), read("memory.current")) {
+            if let (Ok(max), Ok(current)) = (max.trim().parse::<u64>(), current.trim().parse()) {
+                let left = max.saturating_sub(current);
+                room = Some(room.map_or(left, |r| r.min(left)));
+            }
+        }
+        if dir == std::path::Path::new("/sys/fs/cgroup") || !dir.pop() {
+            break;
+        }
+    }
+    room.map(|bytes| (bytes >> 20) as usize)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::score::MATE;
+
+    #[test]
+    fn the_memory_cap_is_three_quarters_rounded_down_to_a_power_of_two() {
+        assert_eq!(cap_of_available(22_000), 16_384);
+        assert_eq!(cap_of_available(21_000), 8_192);
+        assert_eq!(cap_of_available(1), 1);
+        assert_eq!(cap_of_available(0), 1);
+        let meminfo = "MemTotal:       24000000 kB\nMemAvailable:   8388608 kB\n";
+        assert_eq!(mem_available_mb(meminfo), Some(8192));
+        assert_eq!(mem_available_mb("MemTotal: 5 kB"), None);
+    }
+
+    #[test]
+    fn the_sizing_says_what_was_allocated_and_why() {
+        let (tt, sizing) = TranspositionTable::with_size(2);
+        assert_eq!(tt.size_mb(), 2);
+        assert_eq!(sizing.allocated_mb(), 2);
+        assert_eq!(sizing.notes().last().unwrap(), "hash table: 2 MiB");
+        let cut = Sizing {
+            requested_mb: 65536,
+            capped_to_mb: Some(16384),
+            refused_bytes: vec![16384 << 20, 8192 << 20],
+            bytes: 4096 << 20,
+        };
+        assert_eq!(
+            cut.notes(),
+            [
+                "Hash 65536 MiB is more than 3/4 of the memory available; trying 16384 MiB",
+                "the system refused a hash table of 16384 MiB, 8192 MiB",
+                "hash table: 4096 MiB",
+            ]
+        );
+    }
+
+    #[test]
+    fn slices_cover_the_range_once() {
+        for (len, threads, least) in [
+            (0, 4, 1),
+            (1, 4, 1),
+            (1000, 3, 1),
+            (1000, 8, 300),
+            (64, 2, 64),
+        ] {
+            let seen: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
+            in_slices(len, threads, least, |r| {
+                for i in r {
+                    seen[i].fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            assert!(
+                seen.iter().all(|n| n.load(Ordering::Relaxed) == 1),
+                "{len} {threads}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_parallel_clear_empties_every_entry_and_a_cancelled_one_stops() {
+        let tt = TranspositionTable::new(64);
+        let keys: Vec<u64> = (1..5000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, 0, Move::NULL, 1, 0, 5, TtBound::Exact, false);
+        }
+        let cancelled = AtomicBool::new(true);
+        tt.clear_in(4, &cancelled);
+        assert!(keys.iter().any(|&k| tt.probe(k, 0).is_some()));
+        tt.clear_in(4, &AtomicBool::new(false));
+        assert!(keys.iter().all(|&k| tt.probe(k, 0).is_none()));
+        assert!(TranspositionTable::with_size_in(64, 2, &cancelled).is_none());
+        let (fresh, sizing) = TranspositionTable::with_size_in(64, 3, &AtomicBool::new(false))
+            .expect("not cancelled");
+        assert_eq!((fresh.size_mb(), sizing.allocated_mb()), (64, 64));
+        assert!(keys.iter().all(|&k| fresh.probe(k, 0).is_none()));
+    }
 
     #[test]
     fn store_then_probe_returns_the_entry() {

@@ -5,19 +5,21 @@
 //! ([`crate::eval::trace`]), fits the logistic scale K, then minimises the mean squared error
 //! between `sigmoid(K · eval)` and the result with Adam, full batch, gradients summed in
 //! parallel with rayon. Left/right mirrored piece-square entries share one value, so the
-//! tables stay symmetric; Red/Black symmetry is built into the features. The result is
-//! written as `src/eval/weights.rs`.
+//! tables stay symmetric; Red/Black symmetry is built into the features. A result is only
+//! returned if it is finite, fits the packed evaluation ([`check_packed_bounds`]) and does
+//! not raise the loss; the command line writes it in the form of `src/weights/tuned.rs`.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::eval::{self, trace, Weights, MAX_PHASE, TERM_COUNT};
+use crate::eval::{self, trace};
 use crate::movegen::captures;
 use crate::position::Position;
 use crate::search::see::see_ge;
 use crate::types::{PieceKind, Square};
+use crate::weights::{check_packed_bounds, Weights, MAX_PHASE, TERM_COUNT};
 
 /// One training position.
 #[derive(Clone, Debug)]
@@ -54,6 +56,27 @@ fn parse_result(s: &str) -> Option<f32> {
         "1/2-1/2" => Some(0.5),
         _ => None,
     }
+}
+
+/// The text of `bytes` without its lines that are not valid UTF-8, and how many lines those
+/// were (a stray byte costs its line, not the whole file).
+pub fn utf8_lines(bytes: Vec<u8>) -> (String, usize) {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return (text, 0),
+        Err(e) => e.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len());
+    let mut bad = 0;
+    for line in bytes.split(|&b| b == b'\n') {
+        match std::str::from_utf8(line) {
+            Ok(line) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            Err(_) => bad += 1,
+        }
+    }
+    (text, bad)
 }
 
 /// Parses the data (in parallel), keeping quiet positions.
@@ -222,13 +245,74 @@ pub struct EpochLoss {
     pub loss: f64,
 }
 
-/// Runs Adam from `start` and returns the tuned weights, K and the loss curve.
+/// The largest Adam step size accepted: Adam moves each weight by about this many centipawns an
+/// epoch, and the weights are a few hundred centipawns, so larger steps cannot settle.
+pub const MAX_LEARNING_RATE: f64 = 100.0;
+
+/// A tuning run that succeeded.
+#[derive(Clone, Debug)]
+pub struct TuneResult {
+    /// The fitted weights (integers, as they will be compiled in).
+    pub weights: Weights,
+    /// The logistic scale fitted to the starting weights (used during the fit).
+    pub k: f64,
+    /// The loss every 10 epochs (epoch 0: the starting weights).
+    pub curve: Vec<EpochLoss>,
+    /// Loss of the starting weights (at their best K).
+    pub loss_before: f64,
+    /// Loss of the fitted integer weights (at their best K).
+    pub loss_after: f64,
+}
+
+/// Why a tuning run produced nothing to write.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TuneError {
+    /// A weight or the loss stopped being a finite number (e.g. a step size of NaN).
+    NonFinite {
+        /// The epoch where it happened (after the fit for the final loss).
+        epoch: usize,
+    },
+    /// The weights would overflow the packed evaluation (see [`check_packed_bounds`]).
+    OutOfRange(String),
+    /// The fitted weights predict the results worse than the starting ones.
+    Worse {
+        /// Loss of the starting weights.
+        before: f64,
+        /// Loss of the fitted weights.
+        after: f64,
+    },
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::NonFinite { epoch } => {
+                write!(
+                    f,
+                    "the weights stopped being finite numbers at epoch {epoch}"
+                )
+            }
+            TuneError::OutOfRange(why) => write!(f, "the fitted weights do not fit: {why}"),
+            TuneError::Worse { before, after } => write!(
+                f,
+                "the fitted weights are worse than the starting ones (loss {before:.6} -> \
+                 {after:.6})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
+
+/// Runs Adam from `start` and returns the tuned weights, K, the loss curve and the losses
+/// before and after; or why the result must not be used (non-finite, out of the packed range,
+/// or a higher loss than the start).
 pub fn tune(
     samples: &[Sample],
     start: &Weights,
     cfg: &TuneConfig,
     mut progress: impl FnMut(&EpochLoss, f64),
-) -> (Weights, f64, Vec<EpochLoss>) {
+) -> Result<TuneResult, TuneError> {
     let mut p = to_params(start);
     let k = fit_k(samples, &p);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
@@ -253,6 +337,9 @@ pub fn tune(
             let vh = v[i] / (1.0 - b2.powi(epoch as i32));
             p[i] -= cfg.learning_rate * mh / (vh.sqrt() + eps);
         }
+        if !p.iter().all(|x| x.is_finite()) {
+            return Err(TuneError::NonFinite { epoch });
+        }
         if epoch % 10 == 0 || epoch == cfg.epochs {
             let e = EpochLoss {
                 epoch,
@@ -260,6 +347,9 @@ pub fn tune(
             };
             progress(&e, started.elapsed().as_secs_f64());
             curve.push(e);
+            if !e.loss.is_finite() {
+                return Err(TuneError::NonFinite { epoch });
+            }
         }
     }
     // Anchor the scale: with K fixed the fit may inflate every weight (sharper predictions),
@@ -281,14 +371,38 @@ pub fn tune(
         };
         progress(&e, started.elapsed().as_secs_f64());
     }
+    if !p.iter().all(|x| x.is_finite()) {
+        return Err(TuneError::NonFinite { epoch: cfg.epochs });
+    }
     let mut w = start.clone();
     for (i, t) in w.terms.iter_mut().enumerate() {
+        // Saturating conversions: a weight beyond i32 fails the bound check below.
         *t = (p[2 * i].round() as i32, p[2 * i + 1].round() as i32);
     }
-    (w, k, curve)
+    check_packed_bounds(&w.terms).map_err(TuneError::OutOfRange)?;
+    // Judge what will be written: the integer weights, each side at its own best K.
+    let loss_before = curve[0].loss;
+    let q = to_params(&w);
+    let loss_after = loss(samples, &q, fit_k(samples, &q));
+    if !loss_after.is_finite() {
+        return Err(TuneError::NonFinite { epoch: cfg.epochs });
+    }
+    if loss_after > loss_before {
+        return Err(TuneError::Worse {
+            before: loss_before,
+            after: loss_after,
+        });
+    }
+    Ok(TuneResult {
+        weights: w,
+        k,
+        curve,
+        loss_before,
+        loss_after,
+    })
 }
 
-/// The text of `src/eval/weights.rs` for `w`.
+/// The text of `src/weights/tuned.rs` for `w`.
 pub fn weights_file(w: &Weights, command: &str) -> String {
     let mut s = String::new();
     writeln!(
@@ -303,7 +417,7 @@ pub fn weights_file(w: &Weights, command: &str) -> String {
     .unwrap();
     writeln!(
         s,
-        "//! Layout: see `eval::Weights`; `(midgame, endgame)` per term, Red's view.\n"
+        "//! Layout: see `weights::Weights`; `(midgame, endgame)` per term, Red's view.\n"
     )
     .unwrap();
     writeln!(s, "use super::{{Weights, TERM_COUNT}};\n").unwrap();
@@ -407,9 +521,16 @@ garbage line\n";
             keep_scale: false,
             first_term: 0,
         };
-        let (w, k, curve) = tune(&samples, &start, &cfg, |_, _| {});
+        let TuneResult {
+            weights: w,
+            k,
+            curve,
+            loss_before,
+            loss_after,
+        } = tune(&samples, &start, &cfg, |_, _| {}).unwrap();
         assert!(k > 0.0);
         assert!(curve.last().unwrap().loss < curve[0].loss);
+        assert!(loss_after < loss_before);
         assert!(
             w.terms[Weights::material(PieceKind::Rook)].0
                 >= start.terms[Weights::material(PieceKind::Rook)].0
@@ -419,9 +540,54 @@ garbage line\n";
             first_term: Weights::TEMPO,
             ..cfg
         };
-        let (w2, _, _) = tune(&samples, &start, &only_last, |_, _| {});
+        let w2 = tune(&samples, &start, &only_last, |_, _| {})
+            .unwrap()
+            .weights;
         assert_eq!(w2.terms[..Weights::TEMPO], start.terms[..Weights::TEMPO]);
         // The generated file names its command.
         assert!(weights_file(&w, "chariot tune").starts_with("// @generated by `chariot tune`"));
+    }
+
+    fn biased_samples() -> Vec<Sample> {
+        let data = "\
+4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1;1-0\n\
+4k4/9/9/9/9/9/9/9/8R/3K5 b - - 0 1;1-0\n\
+4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1;1/2-1/2\n\
+4k4/9/9/9/R8/9/9/9/9/3K5 b - - 0 1;1-0\n";
+        load(data, None).0
+    }
+
+    #[test]
+    fn lines_with_invalid_utf8_are_dropped_one_by_one() {
+        let (text, bad) = utf8_lines(b"a;1-0\n\xff\xfe;0-1\nb;0-1\n".to_vec());
+        assert_eq!((text.as_str(), bad), ("a;1-0\nb;0-1\n\n", 1));
+        assert_eq!(utf8_lines(b"x\ny".to_vec()), ("x\ny".to_string(), 0));
+    }
+
+    #[test]
+    fn a_step_size_that_breaks_the_fit_yields_nothing_to_write() {
+        let samples = biased_samples();
+        let start = current_weights();
+        let run = |lr: f64, epochs: usize| {
+            let cfg = TuneConfig {
+                epochs,
+                learning_rate: lr,
+                keep_scale: false,
+                first_term: 0,
+            };
+            tune(&samples, &start, &cfg, |_, _| {})
+        };
+        assert_eq!(
+            run(f64::NAN, 5).unwrap_err(),
+            TuneError::NonFinite { epoch: 1 }
+        );
+        assert!(run(1e308, 5).is_err());
+        assert!(matches!(run(1e6, 5).unwrap_err(), TuneError::OutOfRange(_)));
+        // Steps against the gradient raise the loss: refused, with both losses.
+        match run(-2.0, 30).unwrap_err() {
+            TuneError::Worse { before, after } => assert!(after > before),
+            other => panic!("{other:?}"),
+        }
+        assert!(run(2.0, 30).is_ok());
     }
 }

@@ -7,7 +7,7 @@
 //! evasions equal the legal moves in check; `is_legal` agrees with the legal list for every
 //! from/to pair starting on a piece; the legal list equals a slow oracle built only from
 //! `attacks::reference` and a mailbox; the checkers equal the oracle's; the FEN round-trips;
-//! the progress counter follows RULES.md §6.
+//! the progress counter follows docs/rules.md#automatic-draws.
 
 use std::collections::BTreeSet;
 

@@ -1,4 +1,4 @@
-//! FEN reading and writing (RULES.md §1): round trips, one test per rejection reason (every
+//! FEN reading and writing (docs/rules.md#fen): round trips, one test per rejection reason (every
 //! [`FenError`] variant), the accepted alternatives, and property tests showing that no input
 //! makes `Position::from_fen` panic.
 

@@ -1,6 +1,6 @@
-//! `chariot match`: the referee on the shared repetition cases, a short Chariot-vs-Chariot
-//! match whose PGN reads back, fake engines that crash / hang / play illegal moves / overrun
-//! their clock, engine wire formats, and the Elo/LOS/SPRT arithmetic.
+//! `chariot match`: the referee on the repetition cases of `tests/data/repetition.tsv`, a short
+//! Chariot-vs-Chariot match whose PGN reads back, fake engines that crash / hang / play illegal
+//! moves / overrun their clock, engine wire formats, and the Elo/LOS/SPRT arithmetic.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -10,9 +10,12 @@ use chariot::game::Game;
 use chariot::matches::openings::Opening;
 use chariot::matches::pgn::read_games;
 use chariot::matches::player::{InternalPlayer, MoveRequest, Player, Thought};
+use chariot::matches::results::{merge, read};
 use chariot::matches::spec::EngineSpec;
 use chariot::matches::stats::{elo_from_score, SprtConfig, SprtDecision, Wdl};
-use chariot::matches::{play_game, run_match, Ending, MatchConfig, MoveLimit, TimeControl};
+use chariot::matches::{
+    play_game, run_match, run_match_to, Ending, MatchConfig, MoveLimit, TimeControl,
+};
 use chariot::rules::{EndReason, GameResult};
 use chariot::threads::EngineOptions;
 use chariot::types::{Color, Move};
@@ -60,7 +63,7 @@ impl Player for Scripted {
 }
 
 #[test]
-fn referee_judges_the_shared_repetition_cases() {
+fn referee_judges_every_repetition_case() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/repetition.tsv");
     let text = std::fs::read_to_string(path).expect("tests/data/repetition.tsv");
     let config = MatchConfig::new([internal("a"), internal("b")], MoveLimit::Nodes(1), 1);
@@ -74,9 +77,7 @@ fn referee_judges_the_shared_repetition_cases() {
         if verdict.starts_with("disputed") {
             continue;
         }
-        // A case whose FEN our parser rejects (a soldier on a point it can never reach) is
-        // covered by a playable twin in tests/rules.rs; here it is skipped.
-        let Ok(start) = Game::new(fen) else { continue };
+        let start = Game::new(fen).unwrap_or_else(|e| panic!("{id}: {e}"));
         let moves: Vec<Move> = moves
             .split_whitespace()
             .map(|m| m.parse().unwrap())
@@ -325,6 +326,153 @@ fn ranks_one_engines_are_translated() {
     assert!(pgn.contains("1. H2-E2"), "{pgn}");
     assert!(pgn.contains("Red played an illegal move (h2e2)"), "{pgn}");
     assert_eq!(report.faults[0].illegal, 1);
+}
+
+/// Runs a one-game match of `engine` (Red) against Chariot and returns the outcome with the
+/// progress text.
+fn run_with_progress(
+    engine: EngineSpec,
+    max_plies: usize,
+) -> (
+    Result<chariot::matches::MatchReport, String>,
+    String,
+    String,
+) {
+    let mut config = fault_config(engine, MoveLimit::Nodes(50));
+    config.max_plies = Some(max_plies);
+    let (mut progress, mut pgn) = (Vec::new(), Vec::new());
+    let result = run_match(&config, &mut progress, Some(&mut pgn));
+    (
+        result,
+        String::from_utf8(progress).unwrap(),
+        String::from_utf8(pgn).unwrap(),
+    )
+}
+
+#[test]
+fn engines_offering_uci_variant_xiangqi_are_spoken_to_in_ranks_one_to_ten() {
+    // The fake speaks like Fairy-Stockfish: h3e3 is our h2e2. Its second h3e3 is illegal in
+    // both numberings (the cannon has moved), so that one is an ordinary illegal move.
+    let (result, progress, pgn) = run_with_progress(bash_engine("variant.sh", ""), 10);
+    let report = result.unwrap();
+    assert!(
+        progress.contains(
+            "Engine 1: FakeVariant: ranks 1-10 (it offers UCI_Variant xiangqi, and such \
+             engines number ranks 1-10; give ranks=0 or ranks=1 to choose)"
+        ),
+        "{progress}"
+    );
+    assert!(pgn.contains("1. H2-E2"), "{pgn}");
+    assert!(pgn.contains("Red played an illegal move (h2e2)"), "{pgn}");
+    assert_eq!(report.faults[0].illegal, 1);
+}
+
+#[test]
+fn a_move_legal_only_in_the_other_numbering_stops_the_match_with_a_setup_error() {
+    // No UCI_Variant on offer: ranks 0-9, and h3e3 is only legal read as 1-10.
+    let (result, progress, pgn) = run_with_progress(bash_engine("illegal.sh", "arg=h3e3"), 10);
+    let err = result.unwrap_err();
+    assert!(
+        err.contains(
+            "FakeIllegal answered h3e3, illegal in ranks 0-9 but legal in ranks 1-10 (our \
+             h2e2): its rank numbering is 1-10; give ranks=1 in its --engine spec"
+        ),
+        "{err}"
+    );
+    assert!(
+        progress.contains("Engine 1: FakeIllegal: ranks 0-9 (the default"),
+        "{progress}"
+    );
+    assert!(pgn.is_empty(), "no game is recorded: {pgn}");
+    // As Black it reads our h2e2 as h1e1, which it cannot play, so it answers from the start
+    // position: h3e3 is still only legal read as 1-10 there, and the match stops the same way.
+    let mut config = fault_config(bash_engine("illegal.sh", "arg=h3e3"), MoveLimit::Nodes(50));
+    config.engines.swap(0, 1);
+    config.max_plies = Some(10);
+    let err = run_match(&config, &mut Vec::new(), None).unwrap_err();
+    assert!(err.contains("give ranks=1"), "{err}");
+    // An explicit ranks= wins over the detection, and the same check catches a wrong one.
+    let (result, progress, _) = run_with_progress(bash_engine("variant.sh", "ranks=0"), 10);
+    assert!(
+        progress.contains("ranks 0-9 (given by ranks="),
+        "{progress}"
+    );
+    assert!(result.unwrap_err().contains("give ranks=1"));
+    // A move legal in ranks 0-9 only, from an engine detected as 1-10: e.g. h2e2 is h1e1 read
+    // as 1-10, which is no legal move.
+    let (result, _, _) = run_with_progress(bash_engine("variant.sh", "arg=h2e2"), 10);
+    assert!(result.unwrap_err().contains(
+        "illegal in ranks 1-10 but legal in ranks 0-9 (our h2e2): its rank numbering is \
+             0-9; give ranks=0"
+    ));
+}
+
+#[test]
+fn a_match_stopped_by_a_setup_error_leaves_its_results_file_unfinished() {
+    let mut config = fault_config(bash_engine("illegal.sh", "arg=h3e3"), MoveLimit::Nodes(50));
+    config.max_plies = Some(10);
+    let mut results = Vec::new();
+    let err = run_match_to(&config, &mut Vec::new(), None, Some(&mut results)).unwrap_err();
+    assert!(err.contains("give ranks=1"), "{err}");
+    let text = String::from_utf8(results).unwrap();
+    assert!(!text.contains("\"type\":\"end\""), "{text}");
+    // The stopped game is on record, as one that does not count.
+    assert!(
+        text.contains("\"result\":\"*\",\"reason\":\"misconfigured\""),
+        "{text}"
+    );
+    let slice = read(&text).unwrap();
+    assert!(!slice.is_complete());
+    assert!(!slice.games[0].counts());
+    let refused = merge(&[("stopped.jsonl".into(), text.clone())], false).unwrap_err();
+    assert!(refused.contains("incomplete: 0"), "{refused}");
+    let partial = merge(&[("stopped.jsonl".into(), text)], true).unwrap();
+    assert_eq!(
+        (partial.report.wdl.games(), partial.report.abandoned),
+        (0, 1)
+    );
+}
+
+#[test]
+fn the_binary_as_an_external_engine_keeps_ranks_zero_through_its_rank_base_option() {
+    let spec: EngineSpec = format!("cmd={} option.Hash=1", env!("CARGO_BIN_EXE_chariot"))
+        .parse()
+        .unwrap();
+    let mut config = MatchConfig::new([spec, internal("lib")], MoveLimit::Nodes(200), 2);
+    config.max_plies = Some(24);
+    let mut progress = Vec::new();
+    let report = run_match(&config, &mut progress, None).unwrap();
+    let progress = String::from_utf8(progress).unwrap();
+    let note = format!(
+        "Engine 1: Chariot {}: ranks 0-9 (set through its Rank Base option",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(progress.contains(&note), "{progress}");
+    assert_eq!(report.wdl.games(), 2, "{progress}");
+    assert_eq!(report.faults, [Default::default(); 2], "{progress}");
+}
+
+/// Runs when /usr/games/fairy-stockfish is installed (Debian package `fairy-stockfish`), and
+/// passes with a note on stderr otherwise.
+#[test]
+fn fairy_stockfish_is_detected_as_ranks_one_to_ten_without_ranks_given() {
+    let fsf = "/usr/games/fairy-stockfish";
+    if !std::path::Path::new(fsf).exists() {
+        eprintln!("skipped: {fsf} is not installed");
+        return;
+    }
+    let spec: EngineSpec = format!("cmd={fsf} name=FSF option.Hash=4").parse().unwrap();
+    let mut config = MatchConfig::new([spec, internal("Chariot")], MoveLimit::Nodes(2000), 2);
+    config.max_plies = Some(30);
+    let mut progress = Vec::new();
+    let report = run_match(&config, &mut progress, None).unwrap();
+    let progress = String::from_utf8(progress).unwrap();
+    assert!(
+        progress.contains("Engine 1: FSF: ranks 1-10 (it offers UCI_Variant"),
+        "{progress}"
+    );
+    assert_eq!(report.wdl.games(), 2, "{progress}");
+    assert_eq!(report.faults, [Default::default(); 2], "{progress}");
 }
 
 /// Plays one game with the recording fake engine as Red and returns what it was sent.

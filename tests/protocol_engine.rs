@@ -28,7 +28,23 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine.
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        Engine::start_command(Command::new(env!("CARGO_BIN_EXE_chariot")))
+    }
+
+    /// Starts the engine through a POSIX shell script that ends in `exec "$0"` (`$0` is the
+    /// engine), e.g. to set a resource limit first.
+    pub fn start_in_shell(script: &str) -> Engine {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(script)
+            .arg(env!("CARGO_BIN_EXE_chariot"));
+        Engine::start_command(command)
+    }
+
+    /// Starts the engine with `command`.
+    pub fn start_command(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

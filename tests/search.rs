@@ -164,7 +164,7 @@ fn never_returns_an_illegal_or_null_move() {
     }
 }
 
-/// Replays a case of the shared repetition table (tests/data/repetition.tsv).
+/// Replays a case of the repetition table (tests/data/repetition.tsv).
 fn repetition_case(id: &str) -> (Position, Vec<Move>) {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),

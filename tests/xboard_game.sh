@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plays one whole game, Chariot (Red) against Fairymax's xiangqi engine `maxqi` (Black), under
 # the real XBoard, headless (xvfb-run), with XBoard as a strict referee: an illegal move or a
-# false result claim by either engine ends the game against it. See ../shared/XBOARD.md.
+# false result claim by either engine ends the game against it. See docs/xboard.md.
 #
 #   tests/xboard_game.sh            # uses $CARGO_TARGET_DIR (or ./target)/release/chariot
 #   CHARIOT=/path/to/chariot tests/xboard_game.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole tuning pipeline in one command (see tuning/README.md):
-#   self-play data -> quiet positions -> Texel fit -> src/eval/weights.rs -> build ->
+#   self-play data -> quiet positions -> Texel fit -> src/weights/tuned.rs -> build ->
 #   verification match against the previous weights -> Elo.
 # Usage: tuning/run.sh [--games N] [--nodes N] [--epochs N] [--lr X] [--rounds R]
 #                      [--match-games N] [--tc TC] [--threads T]
@@ -36,7 +36,7 @@ for round in $(seq 1 "$rounds"); do
   # Train on every round so far: later rounds add data from stronger play.
   cat "$data"/round*.txt > "$data/train.txt"
   "$data/chariot-before" tune --data "$data/train.txt" --epochs "$epochs" --lr "$lr" \
-    --out src/eval/weights.rs --svg "tuning/loss-round$round.svg" | tee "$data/tune-round$round.txt"
+    --out src/weights/tuned.rs --svg "tuning/loss-round$round.svg" | tee "$data/tune-round$round.txt"
   cargo build --release --quiet
   cp target/release/chariot "$data/chariot-after"
   bench=$("$data/chariot-after" bench 2>/dev/null | awk '/Nodes searched/ {print $3}')

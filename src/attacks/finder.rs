@@ -1,7 +1,7 @@
 //! Our own magic finder (a developer tool: `chariot magics`). It searches, square by square,
 //! multiplier pairs that index every occupancy subset of a mask without a destructive
-//! collision, and prints `magic_numbers.rs`. Rook and cannon share one magic per square, so a
-//! candidate must separate the subsets by both attack sets at once.
+//! collision, and prints `magic_numbers.rs`: the horse, horse-attacker and elephant families
+//! (chariots and cannons use rank and file tables, which need no magic).
 
 use std::fmt::Write;
 
@@ -82,11 +82,6 @@ pub fn generate(seed: u64) -> String {
     .unwrap();
     let families = [
         Family {
-            name: "SLIDER",
-            doc: "Chariot and cannon (one shared index)",
-            mask: reference::slider_mask,
-        },
-        Family {
             name: "HORSE",
             doc: "Horse moves by leg occupancy",
             mask: reference::horse_mask,
@@ -116,13 +111,6 @@ pub fn generate(seed: u64) -> String {
             let mut bits = mask.count().max(1);
             let found = loop {
                 let result = match family.name {
-                    "SLIDER" => find_one(
-                        mask,
-                        bits,
-                        |o| reference::slider_entry(sq, o),
-                        &mut rng,
-                        2_000_000,
-                    ),
                     "HORSE" => find_one(
                         mask,
                         bits,

@@ -1,6 +1,7 @@
 //! Magic indexing of 128-bit occupancies.
 //!
-//! A mask selects the points whose occupancy matters (up to 15 for a chariot on a corner).
+//! A mask selects the points whose occupancy matters (the legs of a horse, the eyes of an
+//! elephant: at most four).
 //! Our index folds the 128-bit masked occupancy with two 64-bit multiplies, one per half:
 //! `index = ((occ.lo * magic.lo) ^ (occ.hi * magic.hi)) >> shift`. Two 64-bit products are
 //! cheaper than one 128 × 128 multiply and give the finder the same freedom. With the `pext`
@@ -10,7 +11,8 @@
 
 use crate::types::Bitboard;
 
-/// One square's magic: mask, multipliers, shift and the offset of its slice in a shared table.
+/// One square's magic: mask, multipliers, shift and the offset of its slice in a shared table
+/// (the horse, horse-attacker and elephant tables).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Magic {
     /// Points whose occupancy is looked at.

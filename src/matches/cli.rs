@@ -1,41 +1,50 @@
-//! The `chariot match` command line: flags, loading openings, running, the summary.
+//! The `chariot match` command line: flags, loading openings, running, the summary; and
+//! `chariot match merge`, the summary of the results files of many slices.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::openings;
+use super::results;
 use super::spec::EngineSpec;
 use super::stats::SprtConfig;
-use super::{run_match, MatchConfig, MoveLimit, TimeControl};
+use super::{run_match_to, MatchConfig, MoveLimit, TimeControl};
+use crate::args::{positive_count, search_depth};
 use crate::rules::MoveCountRule;
+use crate::shard::Shard;
 
-/// Flags of `chariot match`.
+/// Flags of `chariot match`. Counts are checked when parsed: zero games, concurrency,
+/// nodes, movetime, timeouts or plies and a depth beyond 64 are refused.
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "movetime", "nodes", "depth"])))]
+#[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
+    /// `merge`: the summary of the results files of a match's slices.
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// An engine: "cmd=PATH name=NAME proto=uci|ucci|cyclone|internal ranks=0|1
-    /// timeunit=auto|ms|s option.Hash=16 …" (give exactly two).
+    /// timeunit=auto|ms|s nodes=N option.Hash=16 …" (give exactly two).
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Time control `[moves/]seconds[+increment]`, e.g. 10+0.1.
     #[arg(long)]
     pub tc: Option<String>,
-    /// Fixed time per move in milliseconds.
-    #[arg(long)]
+    /// Fixed time per move in milliseconds (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
-    /// Fixed nodes per move.
-    #[arg(long)]
+    /// Fixed nodes per move (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long)]
+    /// Fixed depth per move (1-64).
+    #[arg(long, value_parser = search_depth)]
     pub depth: Option<u32>,
-    /// Number of games.
-    #[arg(long)]
-    pub games: usize,
+    /// Number of games (of the whole match, all slices together; at least 1).
+    #[arg(long, required = true, value_parser = positive_count)]
+    pub games: Option<usize>,
     /// Opening book: EPD (one position a line) or PGN (start position + moves).
     #[arg(long)]
     pub openings: Option<PathBuf>,
@@ -45,8 +54,8 @@ pub struct MatchArgs {
     /// Give every game its own opening.
     #[arg(long)]
     pub no_repeat: bool,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time (at least 1).
+    #[arg(long, default_value_t = 1, value_parser = positive_count)]
     pub concurrency: usize,
     /// Write the games here as PGN.
     #[arg(long)]
@@ -60,21 +69,44 @@ pub struct MatchArgs {
     /// Milliseconds an engine may exceed its clock (or movetime) before it loses on time.
     #[arg(long, default_value_t = 100)]
     pub time_margin: u64,
-    /// Seconds to wait for a move under --nodes/--depth before sending stop.
-    #[arg(long, default_value_t = 60)]
+    /// Seconds to wait for a move under --nodes/--depth before sending stop (at least 1).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     pub move_timeout: u64,
     /// Milliseconds to wait after stop before an engine counts as hung and is killed.
     #[arg(long, default_value_t = 2000)]
     pub hang_grace: u64,
-    /// Seconds an engine has to start and answer `uci`/`ucci` (and each `isready`).
-    #[arg(long, default_value_t = 30)]
+    /// Seconds an engine has to start and answer `uci`/`ucci` (and each `isready`; at least 1).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub startup_timeout: u64,
-    /// Adjudicate a draw after this many plies.
-    #[arg(long)]
+    /// Adjudicate a draw after this many plies (at least 1).
+    #[arg(long, value_parser = positive_count)]
     pub max_plies: Option<usize>,
     /// PGN Event tag.
     #[arg(long, default_value = "Chariot match")]
     pub event: String,
+    /// Play only the I-th of N contiguous blocks of game pairs (`I/N`), for array jobs; the
+    /// SPRT then never stops the slice early (merge the slices' --results for the verdict).
+    #[arg(long, default_value = "0/1")]
+    pub slice: Shard,
+    /// Write every game as a JSON line here (a header first, an end line when finished), for
+    /// `chariot match merge`.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+}
+
+/// Subcommands of `chariot match`.
+#[derive(Subcommand, Debug, Clone)]
+pub enum MatchCommand {
+    /// Merge the --results files of a match's slices and print the match summary, exactly as
+    /// one machine playing the same games prints it.
+    Merge {
+        /// Results files, one per slice, in any order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Count the games of the files at hand even if slices are missing or incomplete.
+        #[arg(long)]
+        partial: bool,
+    },
 }
 
 /// Runs `chariot match`; returns the process exit code (0, or 2 on bad input).
@@ -89,6 +121,9 @@ pub fn main(args: MatchArgs) -> u8 {
 }
 
 fn run(args: MatchArgs) -> Result<(), String> {
+    if let Some(MatchCommand::Merge { files, partial }) = &args.command {
+        return merge(files, *partial);
+    }
     if args.engines.len() != 2 {
         return Err(format!(
             "give exactly two --engine specs, not {}",
@@ -108,10 +143,24 @@ fn run(args: MatchArgs) -> Result<(), String> {
         (_, _, _, Some(d)) if d > 0 => MoveLimit::Depth(d),
         _ => return Err("the move limit must be positive".into()),
     };
-    if args.games == 0 {
+    let games = args.games.unwrap_or(0);
+    if games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let mut config = MatchConfig::new([first, second], limit, args.games);
+    if first.nodes.or(second.nodes).is_some()
+        && !matches!(limit, MoveLimit::Nodes(_) | MoveLimit::Depth(_))
+    {
+        return Err("an engine's nodes= needs the match to use --nodes or --depth".into());
+    }
+    let mut config = MatchConfig::new([first, second], limit, games);
+    config.slice = args.slice;
+    if config.game_range().is_empty() {
+        return Err(format!(
+            "slice {} of {games} games ({} pairs) plays none",
+            config.slice,
+            config.pairs()
+        ));
+    }
     if let Some(path) = &args.openings {
         let (book, warnings) = openings::load(path)?;
         for w in warnings.iter().take(10) {
@@ -123,7 +172,7 @@ fn run(args: MatchArgs) -> Result<(), String> {
         config.openings = book;
     }
     config.repeat = !args.no_repeat;
-    config.concurrency = args.concurrency.max(1);
+    config.concurrency = args.concurrency;
     if let Some(words) = &args.sprt {
         config.sprt = Some(
             words
@@ -134,10 +183,10 @@ fn run(args: MatchArgs) -> Result<(), String> {
     }
     config.rule = args.rule;
     config.time_margin = Duration::from_millis(args.time_margin);
-    config.move_timeout = Duration::from_secs(args.move_timeout.max(1));
+    config.move_timeout = Duration::from_secs(args.move_timeout);
     config.hang_grace = Duration::from_millis(args.hang_grace);
     config.max_plies = args.max_plies;
-    config.startup_timeout = Duration::from_secs(args.startup_timeout.max(1));
+    config.startup_timeout = Duration::from_secs(args.startup_timeout);
     config.event = args.event.clone();
     let mut pgn_file = match &args.pgn {
         Some(path) => {
@@ -147,18 +196,64 @@ fn run(args: MatchArgs) -> Result<(), String> {
         }
         None => None,
     };
+    let mut results_file = match &args.results {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                format!("cannot create {}: {e}", path.display())
+            })?))
+        }
+        None => None,
+    };
+    if !config.slice.is_whole() {
+        let range = config.game_range();
+        eprintln!(
+            "slice {}: games {}..{} of {}",
+            config.slice,
+            range.start + 1,
+            range.end,
+            config.games
+        );
+    }
     let stderr = io::stderr();
     let mut progress = stderr.lock();
-    let report = run_match(
+    let report = run_match_to(
         &config,
         &mut progress,
         pgn_file.as_mut().map(|f| f as &mut dyn Write),
+        results_file.as_mut().map(|f| f as &mut dyn Write),
     )?;
     if let Some(mut f) = pgn_file {
         f.flush()
             .map_err(|e| format!("cannot write the PGN: {e}"))?;
     }
+    if let Some(mut f) = results_file {
+        f.flush()
+            .map_err(|e| format!("cannot write the results: {e}"))?;
+    }
     drop(progress);
     print!("{report}");
+    Ok(())
+}
+
+/// `chariot match merge`: reads the files, prints the summary (stdout) and what is missing
+/// (stderr).
+fn merge(files: &[PathBuf], partial: bool) -> Result<(), String> {
+    let mut texts = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        texts.push((path.display().to_string(), text));
+    }
+    let merged = results::merge(&texts, partial)?;
+    if !merged.missing.is_empty() || !merged.incomplete.is_empty() {
+        let show = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+        eprintln!(
+            "warning: partial merge: missing slices [{}], incomplete slices [{}]",
+            show(&merged.missing),
+            show(&merged.incomplete)
+        );
+    }
+    // A closed stdout (`| head`) is no error worth a panic.
+    let _ = write!(io::stdout().lock(), "{}", merged.report);
     Ok(())
 }

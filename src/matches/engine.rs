@@ -4,6 +4,14 @@
 //! wait has a deadline: the handshake, `isready`, and each move (`stop` when the allowed time
 //! is up, then a grace period, then the process is killed and reported as hung). End of
 //! output while waiting is a crash. Nothing the engine prints can make us panic.
+//!
+//! Rank numbering: `ranks=` in the spec decides. Without it, as GUIs and cutechess do, the
+//! handshake decides: an engine that offers `Rank Base` (Chariot) is told 0–9; a UCI engine
+//! that offers `UCI_Variant` with `xiangqi` among its values numbers ranks 1–10 once that
+//! variant is set (Fairy-Stockfish does: `h1g3` is its horse h0g2); anything else 0–9, as
+//! UCCI always is. The choice is reported by [`Player::setup_note`]. Should a move be illegal
+//! in the chosen numbering but legal in the other, the engine is set up wrong, not playing
+//! badly: [`Thought::Misconfigured`] stops the match.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -11,7 +19,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
-use crate::position::START_FEN;
+use crate::movegen::legal_moves;
+use crate::position::{Position, START_FEN};
 use crate::search::report::Score;
 
 use super::player::{format_move, parse_move, Go, MoveRequest, Player, Thought};
@@ -34,6 +43,10 @@ pub struct ExternalEngine {
     millis: bool,
     dead: bool,
     ready_timeout: Duration,
+    /// The rank numbering spoken with this engine (given or detected).
+    ranks: RankBase,
+    /// Why that numbering, for the log.
+    ranks_note: String,
 }
 
 /// How long the handshake and `isready` may take by default.
@@ -90,6 +103,8 @@ impl ExternalEngine {
             millis: true,
             dead: false,
             ready_timeout: timeout,
+            ranks: RankBase::Zero,
+            ranks_note: String::new(),
         };
         engine.handshake(timeout)?;
         Ok(engine)
@@ -106,6 +121,7 @@ impl ExternalEngine {
         self.send(hello)?;
         let mut id_name = None;
         let mut variant_default = None;
+        let mut variant_offered = false;
         loop {
             let line = self
                 .next_line(deadline)
@@ -127,6 +143,11 @@ impl ExternalEngine {
                                 .find(|&w| w == "default")
                                 .and(words.next())
                                 .map(String::from);
+                            let values: Vec<&str> = line.split_whitespace().collect();
+                            variant_offered = values.windows(2).any(|w| {
+                                matches!(w[0], "var" | "default")
+                                    && w[1].eq_ignore_ascii_case(&self.spec.variant)
+                            });
                         }
                         self.options_offered.push(name);
                     }
@@ -150,15 +171,27 @@ impl ExternalEngine {
             self.set_option("UCI_Variant", &variant)?;
         }
         // Engines with a rank-numbering option (Chariot's "Rank Base") get ours.
-        if !ucci
+        let rank_option = !ucci
             && offers("Rank Base", &self.options_offered)
-            && self.spec.option("Rank Base").is_none()
-        {
-            let base = match self.spec.ranks {
-                RankBase::Zero => "0",
-                RankBase::One => "1",
-            };
-            self.set_option("Rank Base", base)?;
+            && self.spec.option("Rank Base").is_none();
+        let (ranks, why) = match self.spec.ranks {
+            Some(base) => (base, "given by ranks="),
+            None if self.spec.proto != Protocol::Uci => (RankBase::Zero, "UCCI and Cyclone"),
+            None if rank_option => (RankBase::Zero, "set through its Rank Base option"),
+            None if variant_offered => (
+                RankBase::One,
+                "it offers UCI_Variant xiangqi, and such engines number ranks 1-10",
+            ),
+            None => (RankBase::Zero, "the default"),
+        };
+        self.ranks = ranks;
+        self.ranks_note = format!(
+            "{}: ranks {} ({why}; give ranks=0 or ranks=1 to choose)",
+            self.name,
+            ranks.describe()
+        );
+        if rank_option {
+            self.set_option("Rank Base", ranks.digit())?;
         }
         if ucci {
             self.millis = match self.spec.time_unit {
@@ -261,7 +294,7 @@ impl ExternalEngine {
         let moves: Vec<String> = game
             .moves()
             .iter()
-            .map(|&m| format_move(m, self.spec.ranks))
+            .map(|&m| format_move(m, self.ranks))
             .collect();
         let moves = if moves.is_empty() {
             String::new()
@@ -348,6 +381,41 @@ impl ExternalEngine {
     }
 }
 
+impl ExternalEngine {
+    /// If `token` is illegal read in our rank numbering but legal read in the other, the
+    /// message that says so. "Legal" in the other numbering means legal in the position the
+    /// engine sees when it reads our moves in its numbering too: our moves while they make
+    /// sense to it (an engine ignores the rest of a move list from the first move it cannot
+    /// play), which for a wrongly numbered Black is usually the start position.
+    fn wrong_numbering(&self, game: &Game, token: &str) -> Option<String> {
+        let other = self.ranks.other();
+        let theirs = parse_move(token, other)?;
+        let legal = legal_moves(game.position());
+        if parse_move(token, self.ranks).is_some_and(|m| legal.contains(&m)) {
+            return None;
+        }
+        let mut seen = Position::from_fen(game.start_fen()).ok()?;
+        for &mv in game.moves() {
+            match parse_move(&format_move(mv, self.ranks), other) {
+                Some(m) if legal_moves(&seen).contains(&m) => seen.make_move(m),
+                _ => break,
+            }
+        }
+        if !legal.contains(&theirs) && !legal_moves(&seen).contains(&theirs) {
+            return None;
+        }
+        Some(format!(
+            "{} answered {token}, illegal in ranks {} but legal in ranks {} (our {theirs}): its \
+             rank numbering is {}; give ranks={} in its --engine spec",
+            self.name,
+            self.ranks.describe(),
+            other.describe(),
+            other.describe(),
+            other.digit()
+        ))
+    }
+}
+
 enum Wait {
     Timeout,
     Eof,
@@ -405,6 +473,10 @@ impl Player for ExternalEngine {
         self.name.clone()
     }
 
+    fn setup_note(&self) -> Option<String> {
+        Some(self.ranks_note.clone())
+    }
+
     fn new_game(&mut self) -> Result<(), String> {
         if self.dead {
             return Err("the engine is not running".into());
@@ -456,7 +528,10 @@ impl Player for ExternalEngine {
                         Some("info") => parse_info(&line, &mut score, &mut depth),
                         Some("bestmove") => {
                             let token = words.next().unwrap_or("").to_string();
-                            let mv = parse_move(&token, self.spec.ranks).ok_or(token);
+                            if let Some(why) = self.wrong_numbering(game, &token) {
+                                return Thought::Misconfigured(why);
+                            }
+                            let mv = parse_move(&token, self.ranks).ok_or(token);
                             return Thought::Move {
                                 mv,
                                 elapsed: at - start,

@@ -2,28 +2,37 @@
 //!
 //! Two engines (external processes over UCI/UCCI/Cyclone, or Chariot in-process) play `N`
 //! games on `C` worker threads. Game `2k` and `2k+1` share an opening with colours swapped.
-//! Every move is checked and every position judged by [`Game`] (RULES.md §3–§6); engine
+//! Every move is checked and every position judged by [`Game`] (docs/rules.md); engine
 //! faults end the game as a loss for the faulty side: an illegal or unreadable move, a crash,
 //! a hang (no answer after `stop` and a grace period: the process is killed and restarted for
-//! the next game), or a time forfeit (more time used than the clock had, plus a margin).
+//! the next game), or a time forfeit (more time used than the clock had, plus a margin). A
+//! move that is legal only in the other rank numbering is no fault but a setup error: it stops
+//! the match with an error (see [`engine`]).
 //! Results stream to stderr; the end is a summary block with W/D/L, Elo ± 95% margin, LOS,
 //! pentanomial pair counts and, if asked, the SPRT log-likelihood ratio with its bounds.
 //!
+//! A match can be split over many machines: `slice` `I/N` plays the `I`-th of `N` contiguous
+//! blocks of game pairs (a pair's two games stay together), and [`results`] writes every game
+//! as a JSON line and merges the files of all slices into the summary one machine prints.
+//!
 //! Submodules: [`spec`] (engine specifications), [`player`] (the player trait and the
 //! in-process player), [`engine`] (engine processes), [`pgn`] (writer and reader),
-//! [`openings`] (EPD/PGN books), [`stats`] (Elo, LOS, SPRT).
+//! [`openings`] (EPD/PGN books), [`stats`] (Elo, LOS, SPRT), [`results`] (JSON-lines results
+//! and their merge).
 
 pub mod cli;
 pub mod engine;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod results;
 pub mod spec;
 pub mod stats;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Write;
+use std::io::{self, Write};
+use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -33,6 +42,7 @@ use crate::game::Game;
 use crate::position::START_FEN;
 use crate::rules::{EndReason, GameResult, MoveCountRule};
 use crate::search::report::Score;
+use crate::shard::Shard;
 use crate::types::{Color, Move};
 
 use engine::{ExternalEngine, STARTUP_TIMEOUT};
@@ -156,6 +166,9 @@ pub struct MatchConfig {
     pub startup_timeout: Duration,
     /// PGN `Event` tag.
     pub event: String,
+    /// The block of game pairs this process plays (`0/1`: the whole match). A slice never
+    /// stops early on the SPRT: the decision belongs to the merge of all slices.
+    pub slice: Shard,
 }
 
 impl MatchConfig {
@@ -176,21 +189,43 @@ impl MatchConfig {
             max_plies: None,
             startup_timeout: STARTUP_TIMEOUT,
             event: "Chariot match".into(),
+            slice: Shard::default(),
+        }
+    }
+
+    /// Number of game pairs (`2k`, `2k+1`); the last one is a single game when `games` is odd.
+    pub fn pairs(&self) -> usize {
+        self.games.div_ceil(2)
+    }
+
+    /// The games of this slice: the games of its block of pairs.
+    pub fn game_range(&self) -> Range<usize> {
+        MatchConfig::slice_games(self.games, self.slice)
+    }
+
+    /// The games of `slice` of a match of `games` games: its block of the pairs.
+    pub fn slice_games(games: usize, slice: Shard) -> Range<usize> {
+        let pairs = slice.range(games.div_ceil(2));
+        (2 * pairs.start).min(games)..(2 * pairs.end).min(games)
+    }
+
+    /// The index in the book of the opening of game `index` (`None` without a book).
+    pub fn opening_index(&self, index: usize) -> Option<usize> {
+        match self.openings.len() {
+            0 => None,
+            n if self.repeat => Some((index / 2) % n),
+            n => Some(index % n),
         }
     }
 
     /// The opening and the engine playing Red (0 or 1) of game `index`.
     pub fn schedule(&self, index: usize) -> (Opening, usize) {
-        let n = self.openings.len();
-        let opening = if n == 0 {
-            Opening {
+        let opening = match self.opening_index(index) {
+            None => Opening {
                 fen: START_FEN.to_string(),
                 moves: Vec::new(),
-            }
-        } else if self.repeat {
-            self.openings[(index / 2) % n].clone()
-        } else {
-            self.openings[index % n].clone()
+            },
+            Some(i) => self.openings[i].clone(),
         };
         (opening, index % 2)
     }
@@ -215,6 +250,9 @@ pub enum Ending {
     Adjudication(&'static str),
     /// Interrupted (the match was stopped); not counted.
     Abandoned,
+    /// Stopped because an engine is set up wrong (what showed it); not counted, and it ends
+    /// the match with an error.
+    Misconfigured(String),
 }
 
 impl Ending {
@@ -229,6 +267,7 @@ impl Ending {
             Ending::MaxPlies(_) => "max-plies",
             Ending::Adjudication(kind) => kind,
             Ending::Abandoned => "abandoned",
+            Ending::Misconfigured(_) => "misconfigured",
         }
     }
 
@@ -273,11 +312,16 @@ impl GameRecord {
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` if abandoned.
     pub fn result(&self) -> &'static str {
         match (&self.ending, self.winner) {
-            (Ending::Abandoned, _) => "*",
+            (Ending::Abandoned | Ending::Misconfigured(_), _) => "*",
             (_, Some(Color::Red)) => "1-0",
             (_, Some(Color::Black)) => "0-1",
             (_, None) => "1/2-1/2",
         }
+    }
+
+    /// Whether the game counts (was played to an end, not abandoned or stopped).
+    pub fn counts(&self) -> bool {
+        !matches!(self.ending, Ending::Abandoned | Ending::Misconfigured(_))
     }
 
     /// The engine (0 or 1) that won, if any.
@@ -327,6 +371,25 @@ impl GameRecord {
                 None => "Draw by adjudication".to_string(),
             },
             Ending::Abandoned => "Game abandoned".to_string(),
+            Ending::Misconfigured(why) => format!("Game stopped: {why}"),
+        }
+    }
+
+    /// What the statistics need of this game.
+    pub fn outcome(&self) -> GameOutcome {
+        let detail = match &self.ending {
+            Ending::IllegalMove(m) => Some(m.clone()),
+            Ending::Crash(why) => Some(why.clone()),
+            _ => None,
+        };
+        GameOutcome {
+            index: self.index,
+            red: self.red,
+            winner: self.winner,
+            kind: self.ending.kind().to_string(),
+            detail,
+            plies: self.moves.len(),
+            opening_plies: self.opening_plies,
         }
     }
 
@@ -355,6 +418,80 @@ impl GameRecord {
         g.result = self.result().to_string();
         g
     }
+}
+
+/// The outcome of one game: all that the match statistics are computed from, and what a
+/// results file keeps of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// 0-based game number.
+    pub index: usize,
+    /// Which engine (0 or 1) played Red.
+    pub red: usize,
+    /// The winner's colour, `None` for a draw (or an abandoned game).
+    pub winner: Option<Color>,
+    /// The ending's kind ([`Ending::kind`]): `checkmate`, `crash`, `abandoned`, …
+    pub kind: String,
+    /// The illegal move or the crash, if that ended the game.
+    pub detail: Option<String>,
+    /// Plies played, the opening's included.
+    pub plies: usize,
+    /// Plies that came from the opening book.
+    pub opening_plies: usize,
+}
+
+impl GameOutcome {
+    /// Whether the game counts: played to an end, not abandoned or stopped because an engine
+    /// is set up wrong (the kinds of [`GameRecord::counts`]).
+    pub fn counts(&self) -> bool {
+        counts_kind(&self.kind)
+    }
+
+    /// The engine (0 or 1) that won, if any.
+    pub fn winning_engine(&self) -> Option<usize> {
+        self.winner.map(|c| {
+            if c == Color::Red {
+                self.red
+            } else {
+                1 - self.red
+            }
+        })
+    }
+
+    /// Points (in half-points, 0–2) scored by engine 0.
+    pub fn half_points_first(&self) -> usize {
+        match self.winning_engine() {
+            Some(0) => 2,
+            Some(_) => 0,
+            None => 1,
+        }
+    }
+
+    /// The faulty engine (the loser) if the game ended by a fault: an illegal move, a crash,
+    /// a hang or a time forfeit.
+    pub fn faulty_engine(&self) -> Option<usize> {
+        let fault = matches!(
+            self.kind.as_str(),
+            "illegal-move" | "crash" | "hang" | "time-forfeit"
+        );
+        self.winning_engine().filter(|_| fault).map(|w| 1 - w)
+    }
+
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` if it does not count.
+    pub fn result(&self) -> &'static str {
+        match (self.counts(), self.winner) {
+            (false, _) => "*",
+            (_, Some(Color::Red)) => "1-0",
+            (_, Some(Color::Black)) => "0-1",
+            (_, None) => "1/2-1/2",
+        }
+    }
+}
+
+/// Whether a game that ended in the [`Ending::kind`] `kind` counts (is neither `abandoned` nor
+/// `misconfigured`).
+pub fn counts_kind(kind: &str) -> bool {
+    !matches!(kind, "abandoned" | "misconfigured")
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC).
@@ -472,6 +609,11 @@ pub fn play_game(
             MoveLimit::Nodes(n) => (Go::Nodes(n), None),
             MoveLimit::Depth(d) => (Go::Depth(d), None),
         };
+        let engine = if side == Color::Red { red } else { 1 - red };
+        let (go, allowed) = match config.engines[engine].nodes {
+            Some(n) => (Go::Nodes(n), None),
+            None => (go, allowed),
+        };
         let stop_after = allowed.map_or(config.move_timeout, |t| t + config.time_margin);
         let request = MoveRequest {
             go,
@@ -485,6 +627,10 @@ pub fn play_game(
             }
             Thought::Hang(_) => {
                 finish(&mut record, &game, Some(!side), Ending::Hang);
+                return record;
+            }
+            Thought::Misconfigured(why) => {
+                finish(&mut record, &game, None, Ending::Misconfigured(why));
                 return record;
             }
             Thought::Move {
@@ -581,36 +727,59 @@ pub struct MatchReport {
     pub elapsed: Duration,
     /// Whether pairs share openings.
     pub paired: bool,
+    /// Pairs with one game counted so far: pair number → engine 0's half-points in it.
+    open_pairs: BTreeMap<usize, usize>,
 }
 
 impl MatchReport {
+    /// An empty report of a match between `names`.
+    pub fn new(names: [String; 2], sprt: Option<SprtConfig>, paired: bool) -> MatchReport {
+        MatchReport {
+            names,
+            sprt,
+            paired,
+            ..MatchReport::default()
+        }
+    }
+
     /// Adds one finished game.
     pub fn add(&mut self, record: &GameRecord) {
-        if record.ending == Ending::Abandoned {
+        self.add_outcome(&record.outcome());
+    }
+
+    /// Adds the outcome of one game (in any order: a pair counts once both its games are in).
+    pub fn add_outcome(&mut self, game: &GameOutcome) {
+        if !game.counts() {
             self.abandoned += 1;
             return;
         }
-        match record.winning_engine() {
+        match game.winning_engine() {
             Some(0) => self.wdl.wins += 1,
             Some(_) => self.wdl.losses += 1,
             None => self.wdl.draws += 1,
         }
-        match record.winner {
+        match game.winner {
             Some(Color::Red) => self.red_wdl.wins += 1,
             Some(Color::Black) => self.red_wdl.losses += 1,
             None => self.red_wdl.draws += 1,
         }
-        *self
-            .endings
-            .entry(record.ending.kind().to_string())
-            .or_default() += 1;
-        if let (true, Some(winner)) = (record.ending.is_fault(), record.winning_engine()) {
-            let f = &mut self.faults[1 - winner];
-            match record.ending {
-                Ending::IllegalMove(_) => f.illegal += 1,
-                Ending::Crash(_) => f.crash += 1,
-                Ending::Hang => f.hang += 1,
+        *self.endings.entry(game.kind.clone()).or_default() += 1;
+        if let Some(loser) = game.faulty_engine() {
+            let f = &mut self.faults[loser];
+            match game.kind.as_str() {
+                "illegal-move" => f.illegal += 1,
+                "crash" => f.crash += 1,
+                "hang" => f.hang += 1,
                 _ => f.time += 1,
+            }
+        }
+        if self.paired {
+            let pair = game.index / 2;
+            match self.open_pairs.remove(&pair) {
+                Some(first) => self.pentanomial.add(first + game.half_points_first()),
+                None => {
+                    self.open_pairs.insert(pair, game.half_points_first());
+                }
             }
         }
     }
@@ -749,12 +918,27 @@ impl fmt::Display for MatchReport {
     }
 }
 
-/// Runs a match: games on `config.concurrency` threads, progress lines on `progress`, each
-/// game's PGN on `pgn` in game order. Fails only if an engine cannot be started at all.
+/// Runs a match: games on `config.concurrency` threads, progress lines on `progress` (first
+/// each engine's setup, e.g. its rank numbering), each game's PGN on `pgn` in game order.
+/// Fails if an engine cannot be started at all, or if a game shows that an engine is set up
+/// wrong ([`Ending::Misconfigured`]; the match stops at once).
 pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn Write,
+    pgn: Option<&mut dyn Write>,
+) -> Result<MatchReport, String> {
+    run_match_to(config, progress, pgn, None)
+}
+
+/// [`run_match`] that also writes the results file (see [`results`]) on `results`: a header,
+/// one line per game in game order, and a closing line once the match finished. Fails if an
+/// engine cannot be started at all, an engine is set up wrong, or the results cannot be
+/// written.
+pub fn run_match_to(
+    config: &MatchConfig,
+    progress: &mut dyn Write,
     mut pgn: Option<&mut dyn Write>,
+    mut results: Option<&mut dyn Write>,
 ) -> Result<MatchReport, String> {
     let start = Instant::now();
     // Start each engine once: checks the command and learns its name.
@@ -763,34 +947,51 @@ pub fn run_match(
         let player = make_player(spec, config.startup_timeout)
             .map_err(|e| format!("engine {}: {e}", i + 1))?;
         names[i] = player.name();
+        if let Some(note) = player.setup_note() {
+            let _ = writeln!(progress, "Engine {}: {note}", i + 1);
+        }
     }
+    let mut setup_error = None;
     if names[0] == names[1] {
         names[1].push_str(" (2)");
     }
-    let mut report = MatchReport {
-        names: names.clone(),
-        sprt: config.sprt,
-        scheduled: config.games,
-        paired: config.repeat,
-        ..MatchReport::default()
-    };
-    let next = AtomicUsize::new(0);
+    let range = config.game_range();
+    let mut report = MatchReport::new(names.clone(), config.sprt, config.repeat);
+    report.scheduled = range.len();
+    let mut written: io::Result<()> = Ok(());
+    if let Some(out) = results.as_mut() {
+        written = results::write_header(*out, config, &names);
+    }
+    let next = AtomicUsize::new(range.start);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
-    let workers = config.concurrency.clamp(1, config.games.max(1));
+    let workers = config.concurrency.clamp(1, range.len().max(1));
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || worker(config, next, stop, tx));
+            let (next, stop, end) = (&next, &stop, range.end);
+            scope.spawn(move || worker(config, next, end, stop, tx));
         }
         drop(tx);
         let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
-        let mut next_to_write = 0;
-        let mut first_of_pair: HashMap<usize, usize> = HashMap::new();
+        let mut next_to_write = range.start;
+        let mut write_game = |r: &GameRecord, written: &mut io::Result<()>| {
+            if let (Some(out), true) = (pgn.as_mut(), r.counts()) {
+                let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+            }
+            if let (Some(out), true) = (results.as_mut(), written.is_ok()) {
+                *written = results::write_game(*out, config, &names, &r.outcome());
+            }
+        };
         for record in rx {
             report.add(&record);
-            if record.ending != Ending::Abandoned {
+            if let Ending::Misconfigured(why) = &record.ending {
+                stop.store(true, Ordering::Relaxed);
+                setup_error.get_or_insert_with(|| why.clone());
+            }
+            if record.counts() {
                 let _ = writeln!(
                     progress,
                     "Finished game {} ({} vs {}): {} {{{}}}",
@@ -801,15 +1002,6 @@ pub fn run_match(
                     record.comment()
                 );
                 let _ = writeln!(progress, "{}", report.score_line());
-                if config.repeat {
-                    let pair = record.index / 2;
-                    match first_of_pair.remove(&pair) {
-                        Some(h) => report.pentanomial.add(h + record.half_points_first()),
-                        None => {
-                            first_of_pair.insert(pair, record.half_points_first());
-                        }
-                    }
-                }
                 let done = report.wdl.games();
                 if done.is_multiple_of(10) {
                     let _ = writeln!(progress, "{}", report.elo_line());
@@ -817,32 +1009,36 @@ pub fn run_match(
                         let _ = writeln!(progress, "{line}");
                     }
                 }
-                if let (Some(sprt), Some(llr)) = (config.sprt, report.llr()) {
+                if let (Some(sprt), Some(llr), true) =
+                    (config.sprt, report.llr(), config.slice.is_whole())
+                {
                     if sprt.decide(llr) != SprtDecision::Continue {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
             }
             pending.insert(record.index, record);
-            // Write PGN in game order; abandoned games are left out.
+            // Write PGN and results in game order (games that do not count are left out of the
+            // PGN).
             while let Some(r) = pending.remove(&next_to_write) {
-                if let (Some(out), false) = (pgn.as_mut(), r.ending == Ending::Abandoned) {
-                    let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
-                    let _ = out.write_all(text.as_bytes());
-                    let _ = out.flush();
-                }
+                write_game(&r, &mut written);
                 next_to_write += 1;
             }
         }
         // Games never started after an early stop leave gaps: write what is left in order.
         for (_, r) in std::mem::take(&mut pending) {
-            if let (Some(out), false) = (pgn.as_mut(), r.ending == Ending::Abandoned) {
-                let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
-                let _ = out.write_all(text.as_bytes());
-            }
+            write_game(&r, &mut written);
         }
     });
     report.elapsed = start.elapsed();
+    // A match stopped by a setup error did not finish: its results file gets no end line.
+    if let Some(why) = setup_error {
+        return Err(format!("match stopped, an engine is set up wrong: {why}"));
+    }
+    if let (Some(out), true) = (results, written.is_ok()) {
+        written = results::write_end(out, &report);
+    }
+    written.map_err(|e| format!("cannot write the results: {e}"))?;
     Ok(report)
 }
 
@@ -850,6 +1046,7 @@ pub fn run_match(
 fn worker(
     config: &MatchConfig,
     next: &AtomicUsize,
+    end: usize,
     stop: &AtomicBool,
     tx: mpsc::Sender<GameRecord>,
 ) {
@@ -859,7 +1056,7 @@ fn worker(
             return;
         }
         let index = next.fetch_add(1, Ordering::Relaxed);
-        if index >= config.games {
+        if index >= end {
             return;
         }
         let (opening, red) = config.schedule(index);

@@ -63,6 +63,9 @@ pub enum Thought {
     Crash(String),
     /// No answer even after `stop` and the grace period; the player was killed.
     Hang(Duration),
+    /// The answer shows that the player is set up wrong for this match (a move that is legal
+    /// only in the other rank numbering): no fault of the engine, the match must stop.
+    Misconfigured(String),
 }
 
 /// Something that plays moves: an engine process or Chariot in-process.
@@ -73,6 +76,10 @@ pub trait Player: Send {
     fn new_game(&mut self) -> Result<(), String>;
     /// Chooses a move for the side to move of `game`.
     fn think(&mut self, game: &Game, request: &MoveRequest) -> Thought;
+    /// How the player was set up, for the match log (e.g. the rank numbering chosen).
+    fn setup_note(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A move as written on the wire with `base` rank numbering (`h2e2` or `h3e3`).

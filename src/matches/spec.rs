@@ -8,10 +8,11 @@
 //! | `dir=PATH` | working directory |
 //! | `name=NAME` | name in PGN and summaries (default: the engine's `id name`) |
 //! | `proto=uci\|ucci\|cyclone\|internal` | protocol (default `uci`); `internal` plays Chariot in-process |
-//! | `ranks=0\|1` | rank numbering of moves on the wire (`1` for Fairy-Stockfish's UCI) |
+//! | `ranks=0\|1` | rank numbering of moves on the wire (default: detected at the handshake, see [`super::engine`]) |
 //! | `timeunit=auto\|ms\|s` | UCCI time unit (`auto`: ms if the engine offers `usemillisec`) |
 //! | `variant=NAME` | value sent as `UCI_Variant` when the engine offers it (default `xiangqi`) |
 //! | `option.NAME=VALUE` | an engine option (`option.Hash=16`, `"option.Move Overhead=10"`) |
+//! | `nodes=N` | search `N` nodes per move instead of the match's `--nodes`/`--depth` |
 
 use std::fmt;
 use std::path::PathBuf;
@@ -42,6 +43,32 @@ pub enum RankBase {
     One,
 }
 
+impl RankBase {
+    /// The other numbering.
+    pub fn other(self) -> RankBase {
+        match self {
+            RankBase::Zero => RankBase::One,
+            RankBase::One => RankBase::Zero,
+        }
+    }
+
+    /// `0-9` or `1-10`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            RankBase::Zero => "0-9",
+            RankBase::One => "1-10",
+        }
+    }
+
+    /// The value of `ranks=` (and of Chariot's `Rank Base` option): `0` or `1`.
+    pub fn digit(self) -> &'static str {
+        match self {
+            RankBase::Zero => "0",
+            RankBase::One => "1",
+        }
+    }
+}
+
 /// UCCI time unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TimeUnit {
@@ -68,14 +95,16 @@ pub struct EngineSpec {
     pub name: Option<String>,
     /// Protocol.
     pub proto: Protocol,
-    /// Rank numbering on the wire.
-    pub ranks: RankBase,
+    /// Rank numbering on the wire as given by `ranks=`; `None`: detected at the handshake.
+    pub ranks: Option<RankBase>,
     /// UCCI time unit.
     pub time_unit: TimeUnit,
     /// `UCI_Variant` value sent when the engine offers that option.
     pub variant: String,
     /// Engine options in order.
     pub options: Vec<(String, String)>,
+    /// Nodes per move for this engine, in place of the match's fixed limit.
+    pub nodes: Option<u64>,
 }
 
 impl EngineSpec {
@@ -146,8 +175,8 @@ impl FromStr for EngineSpec {
                 }
                 "ranks" => {
                     spec.ranks = match value {
-                        "0" => RankBase::Zero,
-                        "1" => RankBase::One,
+                        "0" => Some(RankBase::Zero),
+                        "1" => Some(RankBase::One),
                         _ => return Err(SpecError(format!("ranks must be 0 or 1, not '{value}'"))),
                     }
                 }
@@ -164,6 +193,14 @@ impl FromStr for EngineSpec {
                     }
                 }
                 "variant" => spec.variant = value.to_string(),
+                "nodes" => match value.parse::<u64>() {
+                    Ok(n) if n > 0 => spec.nodes = Some(n),
+                    _ => {
+                        return Err(SpecError(format!(
+                            "nodes must be a positive number, not '{value}'"
+                        )))
+                    }
+                },
                 _ => match key.strip_prefix("option.") {
                     Some(name) if !name.trim().is_empty() => spec
                         .options
@@ -223,7 +260,8 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(spec.cmd.as_deref(), Some("/usr/games/fairy-stockfish"));
-        assert_eq!(spec.ranks, RankBase::One);
+        assert_eq!(spec.ranks, Some(RankBase::One));
+        assert_eq!("cmd=x".parse::<EngineSpec>().unwrap().ranks, None);
         assert_eq!(spec.option("hash"), Some("16"));
         assert_eq!(spec.option("Move Overhead"), Some("10"));
         assert_eq!(spec.args, vec!["a b".to_string()]);
@@ -232,5 +270,9 @@ mod tests {
         assert!("cmd=x bogus".parse::<EngineSpec>().is_err());
         assert!("cmd=\"x".parse::<EngineSpec>().is_err());
         assert!("proto=internal".parse::<EngineSpec>().is_ok());
+        let spec: EngineSpec = "proto=internal nodes=600".parse().unwrap();
+        assert_eq!(spec.nodes, Some(600));
+        assert!("proto=internal nodes=0".parse::<EngineSpec>().is_err());
+        assert!("proto=internal nodes=x".parse::<EngineSpec>().is_err());
     }
 }

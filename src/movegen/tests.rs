@@ -265,7 +265,8 @@ fn pinned_chariot_moves_only_along_the_pin() {
 
 #[test]
 fn stalemated_side_has_no_legal_moves() {
-    // Not in check, but every general move is attacked: in Xiangqi this loses (RULES.md §3).
+    // Not in check, but every general move is attacked: in Xiangqi this loses
+    // (docs/rules.md#mate-and-stalemate).
     let p = pos("4k4/3P1P3/9/9/9/9/9/9/9/3K5 b - - 0 1");
     assert!(!p.in_check());
     assert!(legal_moves(&p).is_empty());

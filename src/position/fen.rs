@@ -1,4 +1,4 @@
-//! FEN parsing and printing per RULES.md §1, with a typed error for every rejection.
+//! FEN parsing and printing per docs/rules.md#fen, with a typed error for every rejection.
 
 use std::fmt;
 
@@ -119,7 +119,7 @@ fn sq(name: &str) -> Square {
 const MAX_COUNT: [u32; 7] = [2, 2, 2, 2, 1, 2, 5];
 
 impl Position {
-    /// Parses a FEN (see RULES.md §1). Missing trailing fields default to `- - 0 1`; `r` is
+    /// Parses a FEN (see docs/rules.md#fen). Missing trailing fields default to `- - 0 1`; `r` is
     /// accepted for Red, `H`/`E` for horse/elephant. Never panics.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_whitespace();

@@ -1,6 +1,6 @@
 //! `Position`: the board (bitboards by colour and kind plus a mailbox), side to move,
-//! incremental Zobrist key, the progress and ply counters of RULES.md §6, and a state stack
-//! so that every move can be unmade exactly.
+//! incremental Zobrist key, the progress and ply counters of docs/rules.md#automatic-draws,
+//! and a state stack so that every move can be unmade exactly.
 
 mod check;
 mod fen;
@@ -11,8 +11,8 @@ use std::fmt;
 pub use check::PinInfo;
 pub use fen::{reachable, FenError, START_FEN};
 
-use crate::eval::{MgEg, PHASE_WEIGHT, PSQ};
 use crate::types::{Bitboard, Color, Move, Piece, PieceKind, Square};
+use crate::weights::{MgEg, PHASE_WEIGHT, PSQ};
 
 /// What `make_move` must remember to undo a move.
 #[derive(Clone, Copy, Debug)]
@@ -83,7 +83,7 @@ impl Position {
         self.psq
     }
 
-    /// Game phase from the material on the board (see `eval::MAX_PHASE`).
+    /// Game phase from the material on the board (see `weights::MAX_PHASE`).
     #[inline(always)]
     pub fn phase(&self) -> i32 {
         self.phase

@@ -21,7 +21,7 @@ pub mod xboard;
 
 use std::fmt;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 use command::{CommandError, EngineCommand, Greeting, MAX_LINE_BYTES};
@@ -99,6 +99,18 @@ pub enum Event {
     Help,
     /// End of input (or `quit` before any dialect).
     Eof,
+    /// A background configuration change of the engine was made (one per change).
+    Configured {
+        /// What to tell the user (e.g. the hash size allocated).
+        notes: Vec<String>,
+    },
+    /// A `perft` or `bench` job ended (finished or stopped).
+    JobDone {
+        /// The job.
+        id: u64,
+        /// Its output lines.
+        lines: Vec<String>,
+    },
     /// A search finished.
     SearchDone {
         /// The search it belongs to.
@@ -141,20 +153,18 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Line> {
     Ok(Line::Text(text.trim().to_string()))
 }
 
-/// The reader thread: lines in, events out. Never blocks on anything but stdin.
-fn read_loop(mut input: impl BufRead, tx: Sender<Event>) {
-    let mut dialect: Option<Dialect> = None;
-    let mut buf = Vec::new();
-    loop {
-        let line = match read_line(&mut input, &mut buf) {
-            Ok(Line::Eof) => break,
-            Ok(line) => line,
-            Err(e) => {
-                log::warn!("cannot read input: {e}");
-                break;
-            }
-        };
-        let event = match (line, dialect) {
+/// Turns input lines into events: the first meaningful line selects the dialect, later lines
+/// are parsed in it. Shared by the reader thread and [`Session`].
+#[derive(Default)]
+struct LineReader {
+    dialect: Option<Dialect>,
+}
+
+impl LineReader {
+    /// The events of one line (none for a blank line, two for a line that selects the dialect).
+    fn events(&mut self, line: Line) -> Vec<Event> {
+        let event = match (line, self.dialect) {
+            (Line::Eof, _) => Event::Eof,
             (Line::TooLong(n), Some(_)) => Event::Command {
                 line: String::new(),
                 parsed: Err(CommandError::TooLong(n)),
@@ -162,45 +172,59 @@ fn read_loop(mut input: impl BufRead, tx: Sender<Event>) {
             (Line::TooLong(n), None) => Event::Unrecognized(format!("<{n} bytes>")),
             (Line::Text(text), Some(d)) => {
                 if text.is_empty() {
-                    continue;
+                    return Vec::new();
                 }
                 let parsed = command::parse_line(d, &text);
                 Event::Command { line: text, parsed }
             }
             (Line::Text(text), None) => match text.parse::<Greeting>() {
-                Ok(Greeting::Empty) => continue,
+                Ok(Greeting::Empty) => return Vec::new(),
                 Ok(Greeting::Select { dialect: d, replay }) => {
-                    dialect = Some(d);
-                    let selected = tx.send(Event::Select(d)).is_ok();
-                    if !selected {
-                        break;
-                    }
+                    self.dialect = Some(d);
                     let parsed = if replay {
                         command::parse_line(d, &text)
                     } else {
                         Ok(EngineCommand::Hello)
                     };
-                    Event::Command { line: text, parsed }
+                    return vec![Event::Select(d), Event::Command { line: text, parsed }];
                 }
                 Ok(Greeting::Quit) => Event::Eof,
                 Ok(Greeting::Help) => Event::Help,
                 Ok(Greeting::Unknown(_)) | Err(_) => Event::Unrecognized(text),
             },
-            (Line::Eof, _) => break,
         };
-        let quit = matches!(event, Event::Eof)
-            || matches!(
-                &event,
-                Event::Command {
-                    parsed: Ok(EngineCommand::Quit),
-                    ..
-                }
-            );
-        if tx.send(event).is_err() || quit {
-            return;
+        vec![event]
+    }
+}
+
+/// Whether `event` ends the session.
+fn ends_session(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::Eof
+            | Event::Command {
+                parsed: Ok(EngineCommand::Quit),
+                ..
+            }
+    )
+}
+
+/// The reader thread: lines in, events out. Never blocks on anything but stdin.
+fn read_loop(mut input: impl BufRead, tx: Sender<Event>) {
+    let mut reader = LineReader::default();
+    let mut buf = Vec::new();
+    loop {
+        let line = read_line(&mut input, &mut buf).unwrap_or_else(|e| {
+            log::warn!("cannot read input: {e}");
+            Line::Eof
+        });
+        for event in reader.events(line) {
+            let last = ends_session(&event);
+            if tx.send(event).is_err() || last {
+                return;
+            }
         }
     }
-    let _ = tx.send(Event::Eof);
 }
 
 /// Runs a protocol session on `input` and `output` until `quit` or end of input. The reader
@@ -217,6 +241,88 @@ pub fn run(
     let mut controller = controller::Controller::new(Output::new(output), tx);
     controller.run(rx);
     Ok(())
+}
+
+/// A protocol session driven in-process, one input at a time, with its state open to
+/// inspection: the seam for tests and the protocol fuzzer (`tests/protocol_fuzz.rs`). Input
+/// goes through the same line reader and parser as with [`run`]; the events of searches and
+/// background work are handled when the caller pumps them.
+pub struct Session {
+    controller: controller::Controller,
+    events: Receiver<Event>,
+    reader: LineReader,
+}
+
+impl Session {
+    /// A session writing to `output`, with resources bounded by `caps`.
+    pub fn new(output: impl Write + Send + 'static, caps: controller::Caps) -> Session {
+        let (tx, events) = mpsc::channel();
+        Session {
+            controller: controller::Controller::with_caps(Output::new(output), tx, caps),
+            events,
+            reader: LineReader::default(),
+        }
+    }
+
+    /// Feeds raw input, as if read from stdin: every line (a last one without a newline
+    /// counts too) is handled before this returns. Input after the session ended is ignored.
+    pub fn feed(&mut self, input: &[u8]) {
+        let mut input = input;
+        let mut buf = Vec::new();
+        while !self.controller.finished() {
+            match read_line(&mut input, &mut buf) {
+                Ok(Line::Eof) | Err(_) => break,
+                Ok(line) => self.handle_line(line),
+            }
+        }
+    }
+
+    /// Ends the input (end of file).
+    pub fn end_input(&mut self) {
+        self.handle_line(Line::Eof);
+    }
+
+    fn handle_line(&mut self, line: Line) {
+        for event in self.reader.events(line) {
+            if self.controller.finished() {
+                return;
+            }
+            self.controller.handle(event);
+        }
+    }
+
+    /// Handles the events of searches and background work that have arrived; returns how many.
+    pub fn pump(&mut self) -> usize {
+        let mut n = 0;
+        while let Ok(event) = self.events.try_recv() {
+            self.controller.handle(event);
+            n += 1;
+        }
+        n
+    }
+
+    /// Waits up to `timeout` for one event of a search or background work and handles it (and
+    /// any others that arrived); whether one came.
+    pub fn pump_wait(&mut self, timeout: std::time::Duration) -> bool {
+        match self.events.recv_timeout(timeout) {
+            Ok(event) => {
+                self.controller.handle(event);
+                self.pump();
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The controller (position, counters, whether the session is over or idle).
+    pub fn controller(&self) -> &controller::Controller {
+        &self.controller
+    }
+
+    #[cfg(test)]
+    pub(crate) fn controller_mut(&mut self) -> &mut controller::Controller {
+        &mut self.controller
+    }
 }
 
 /// The one-line banner shown on stderr when a person runs the engine in a terminal.

@@ -10,6 +10,7 @@ use super::ranks::RankMode;
 use super::xboard::ClaimPolicy;
 use super::Dialect;
 use crate::rules::MoveCountRule;
+use crate::search::params::{SearchParams, SPECS, TUNABLE};
 use crate::search::skill;
 
 /// Every setting the engine understands.
@@ -388,6 +389,8 @@ pub enum Setting {
     Claims(ClaimPolicy),
     /// Strength, book and output options (see [`super::play`]).
     Play(PlaySetting),
+    /// A search parameter (only in `--features tune` builds, UCI only).
+    SearchParam(&'static str, i32),
 }
 
 /// Why a `setoption` was refused.
@@ -474,7 +477,9 @@ pub fn parse_setting(
     name: &str,
     value: Option<&str>,
 ) -> Result<Setting, OptionError> {
-    let spec = find(dialect, name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+    let Some(spec) = find(dialect, name) else {
+        return parse_search_param(dialect, name, value);
+    };
     let label = spec.name(dialect).unwrap_or("?");
     let value = value.map(str::trim).filter(|v| !v.is_empty());
     let bad = |v: &str, expected: String| OptionError::BadValue {
@@ -548,8 +553,46 @@ pub fn parse_setting(
     })
 }
 
-/// The `option …` lines of UCI (and the Cyclone dialect).
+/// A search parameter set by name: only `--features tune` builds offer them, in UCI.
+fn parse_search_param(
+    dialect: Dialect,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Setting, OptionError> {
+    let unknown = || OptionError::Unknown(name.trim().chars().take(60).collect());
+    if !TUNABLE || !matches!(dialect, Dialect::Uci | Dialect::Cyclone) {
+        return Err(unknown());
+    }
+    let spec = SearchParams::spec(name.trim()).ok_or_else(unknown)?;
+    let v = value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .ok_or(OptionError::MissingValue(spec.name))?;
+    let n: i64 = v.parse().map_err(|_| OptionError::BadValue {
+        name: spec.name,
+        value: v.chars().take(60).collect(),
+        expected: "an integer".into(),
+    })?;
+    if n < spec.min as i64 || n > spec.max as i64 {
+        return Err(OptionError::OutOfRange {
+            name: spec.name,
+            value: v.to_string(),
+            min: spec.min as i64,
+            max: spec.max as i64,
+        });
+    }
+    Ok(Setting::SearchParam(spec.name, n as i32))
+}
+
+/// The `option …` lines of UCI (and the Cyclone dialect); a `--features tune` build adds one
+/// spin per search parameter.
 pub fn uci_lines() -> Vec<String> {
+    let params = SPECS.iter().filter(|_| TUNABLE).map(|p| {
+        format!(
+            "option name {} type spin default {} min {} max {}",
+            p.name, p.default, p.min, p.max
+        )
+    });
     OPTIONS
         .iter()
         .filter_map(|o| {
@@ -571,6 +614,7 @@ pub fn uci_lines() -> Vec<String> {
                 }
             })
         })
+        .chain(params)
         .collect()
 }
 

@@ -1,7 +1,7 @@
 //! UCCI 3.0 (the Chinese Chess Universal Engine Protocol of ElephantEye and XQWizard).
 //!
 //! ```text
-//! > ucci                        < id name Chariot 0.1.0 … option usemillisec type check … ucciok
+//! > ucci                        < id name Chariot x.y.z … option usemillisec type check … ucciok
 //! > setoption usemillisec true
 //! > position startpos moves h2e2
 //! > banmoves h9g7
@@ -86,7 +86,12 @@ pub fn parse(line: &str) -> Result<EngineCommand, CommandError> {
         "eval" => EngineCommand::Eval,
         "bench" => EngineCommand::Bench(match args.first() {
             None => None,
-            Some(d) => Some(number("bench depth", Some(d), 1, 64)?),
+            Some(d) => Some(number(
+                "bench depth",
+                Some(d),
+                1,
+                crate::bench::MAX_DEPTH.into(),
+            )?),
         }),
         "perft" => EngineCommand::Perft(number(
             "perft depth",

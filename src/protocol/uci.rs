@@ -2,7 +2,7 @@
 //! `startpos …` without the `position` keyword, side letter `r`).
 //!
 //! ```text
-//! > uci                                   < id name Chariot 0.1.0 … option … uciok
+//! > uci                                   < id name Chariot x.y.z … option … uciok
 //! > position startpos moves h2e2 h9g7
 //! > go depth 8                            < info depth 1 seldepth 1 multipv 1 score cp 12 …
 //!                                         < bestmove b0c2 ponder b9c7
@@ -25,8 +25,8 @@ use crate::search::limits::{Clock, Limits};
 use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};
 use crate::types::Color;
 
-/// Deepest `go perft`.
-pub const MAX_PERFT_DEPTH: u64 = 12;
+/// Deepest `go perft` (the tools' bound, see `movegen::perft::MAX_DEPTH`).
+pub const MAX_PERFT_DEPTH: u64 = crate::movegen::perft::MAX_DEPTH as u64;
 
 const HELP: &[&str] = &[
     "uci                          identify, list options, uciok",
@@ -81,7 +81,12 @@ pub fn parse(line: &str, cyclone: bool) -> Result<EngineCommand, CommandError> {
         "eval" => EngineCommand::Eval,
         "bench" => EngineCommand::Bench(match args.first() {
             None => None,
-            Some(d) => Some(number("bench depth", Some(d), 1, 64)?),
+            Some(d) => Some(number(
+                "bench depth",
+                Some(d),
+                1,
+                crate::bench::MAX_DEPTH.into(),
+            )?),
         }),
         "help" => EngineCommand::Help,
         "register" => EngineCommand::Ignored(line.to_string()),

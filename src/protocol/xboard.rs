@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! > xboard
-//! > protover 2           < feature myname="Chariot 0.1.0" variants="xiangqi" … / feature done=1
+//! > protover 2           < feature myname="Chariot x.y.z" variants="xiangqi" … / feature done=1
 //! > new
 //! > variant xiangqi
 //! > level 0 1 1
@@ -20,7 +20,7 @@
 //! to start, a line with `Draw` ends the game), so messages are kept clear of them; free text
 //! goes out as `#` debug lines (`feature debug=1`).
 //!
-//! **Claims.** A game being played is refereed by [`Game`] under RULES.md, and game ends are
+//! **Claims.** A game being played is refereed by [`Game`] under docs/rules.md, and game ends are
 //! claimed with `RESULT {reason}` per the `Claims` option:
 //! - `safe` (default): claim what a strict referee such as XBoard with `-testClaims` accepts —
 //!   checkmate and stalemate (a loss for the side without moves), repetition draws, and our own
@@ -41,7 +41,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::command::{clip, clock_reading, decimal, number, CommandError, EngineCommand, Level};
-use super::controller::{ActiveSearch, Controller, Purpose};
+use super::controller::{ActiveSearch, Busy, Controller, Purpose};
 use super::options::{self, MAX_HASH_MB, MAX_THREADS};
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase};
@@ -60,7 +60,7 @@ pub enum ClaimPolicy {
     /// Only what a strict referee accepts.
     #[default]
     Safe,
-    /// Everything the rules of RULES.md decide.
+    /// Everything the rules of docs/rules.md decide.
     All,
 }
 
@@ -114,8 +114,9 @@ pub struct State {
     pub(super) our_clock: Option<Duration>,
     /// `otim`.
     pub(super) their_clock: Option<Duration>,
-    /// `ping`s to answer once our move is out.
-    pub(super) pending_pongs: Vec<String>,
+    /// Commands that arrived while the engine thought on its move and must wait for the move
+    /// (`ping`, and configuration that needs an idle engine); handled once the move is out.
+    pub(super) deferred: Vec<(EngineCommand, String)>,
     /// The last `setboard` was refused: moves are refused until `new` or `setboard`.
     pub(super) bad_setup: bool,
     /// The game ended (`result`, our claim or resignation).
@@ -139,7 +140,7 @@ impl Default for State {
             max_depth: None,
             our_clock: None,
             their_clock: None,
-            pending_pongs: Vec::new(),
+            deferred: Vec::new(),
             bad_setup: false,
             game_over: false,
             hint: None,
@@ -331,7 +332,12 @@ pub fn parse(line: &str) -> Result<EngineCommand, CommandError> {
         "perft" => EngineCommand::Perft(number("perft depth", arg, 1, MAX_PERFT_DEPTH)?),
         "bench" => EngineCommand::Bench(match arg {
             None => None,
-            Some(d) => Some(number("bench depth", Some(d), 1, 64)?),
+            Some(d) => Some(number(
+                "bench depth",
+                Some(d),
+                1,
+                crate::bench::MAX_DEPTH.into(),
+            )?),
         }),
         "random" | "computer" | "name" | "rating" | "ics" | "accepted" | "rejected" | "white"
         | "black" => EngineCommand::Ignored(line.to_string()),
@@ -462,21 +468,16 @@ impl Controller {
             }
             EngineCommand::UserMove(text) => self.xb_usermove(text),
             EngineCommand::MoveNow => {
-                if self
-                    .search
-                    .as_ref()
-                    .is_some_and(|s| s.purpose == Purpose::XbMove)
-                {
+                if self.xb_thinking() {
                     self.engine.stop();
                 }
             }
             EngineCommand::Ping(n) => {
-                if self
-                    .search
-                    .as_ref()
-                    .is_some_and(|s| s.purpose == Purpose::XbMove)
-                {
-                    self.xb.pending_pongs.push(n);
+                if self.xb_thinking() {
+                    // `pong` comes after our move (CECP: after every earlier command is done).
+                    self.xb
+                        .deferred
+                        .push((EngineCommand::Ping(n), line.to_string()));
                 } else {
                     self.out.line(&format!("pong {n}"));
                 }
@@ -521,9 +522,16 @@ impl Controller {
                     self.abandon_search();
                 }
             }
-            EngineCommand::Memory(mb) => self.xb_configure(|c| c.engine.set_hash(mb)),
-            EngineCommand::Cores(n) => self.xb_configure(|c| c.engine.set_threads(n)),
-            EngineCommand::SetOption(setting) => self.xb_configure(|c| c.apply_setting(setting)),
+            EngineCommand::Memory(mb) => {
+                self.xb_configure(EngineCommand::Memory(mb), line, |c| c.set_hash(mb))
+            }
+            EngineCommand::Cores(n) => {
+                self.xb_configure(EngineCommand::Cores(n), line, |c| c.set_threads(n))
+            }
+            EngineCommand::SetOption(setting) => {
+                let cmd = EngineCommand::SetOption(setting.clone());
+                self.xb_configure(cmd, line, |c| c.apply_setting(setting))
+            }
             EngineCommand::GameResult(_) => {
                 if !self.xb.analyzing {
                     self.abandon_search();
@@ -545,33 +553,30 @@ impl Controller {
             EngineCommand::Display => self.xb_comment(&self.pos.to_string()),
             EngineCommand::Eval => self.xb_comment(&crate::eval::describe(&self.pos)),
             EngineCommand::Perft(depth) => {
-                self.xb_configure(|c| c.perft(depth));
+                self.xb_configure(EngineCommand::Perft(depth), line, |c| c.perft(depth))
             }
-            EngineCommand::Bench(depth) => self.xb_configure(|c| c.bench(depth)),
+            EngineCommand::Bench(depth) => {
+                self.xb_configure(EngineCommand::Bench(depth), line, |c| c.bench(depth))
+            }
             EngineCommand::Help => self.help(HELP),
-            _ => self.out.line(&failure_line("unknown command", line)),
+            _ => {
+                self.rejected += 1;
+                self.out.line(&failure_line("unknown command", line));
+            }
         }
-        self.xb_flush_pongs();
+    }
+
+    /// Whether the engine is thinking on its own move.
+    fn xb_thinking(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| s.purpose == Purpose::XbMove)
     }
 
     /// Prints text as `#` debug lines (ignored by XBoard).
     fn xb_comment(&self, text: &str) {
         let lines: Vec<String> = text.lines().map(|l| format!("# {l}")).collect();
         self.out.lines(&lines);
-    }
-
-    /// Answers the pings that waited for our move.
-    fn xb_flush_pongs(&mut self) {
-        if self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.purpose == Purpose::XbMove)
-        {
-            return;
-        }
-        for n in std::mem::take(&mut self.xb.pending_pongs) {
-            self.out.line(&format!("pong {n}"));
-        }
     }
 
     /// Starts over from `pos` (given as `fen`).
@@ -597,11 +602,16 @@ impl Controller {
         }
     }
 
-    /// Runs `f` with the engine idle: our move (if we are thinking) goes out first, pondering
-    /// stops, analysis resumes afterwards.
-    fn xb_configure(&mut self, f: impl FnOnce(&mut Controller)) {
+    /// Runs `f` (the work of `cmd`) with the engine idle. While the engine thinks on its move,
+    /// `cmd` waits until the move is out (CECP lets an engine finish that search first, and
+    /// the move it owes is neither lost nor cut short); pondering stops at once (the command
+    /// takes priority, CECP says); analysis stops and resumes afterwards.
+    fn xb_configure(&mut self, cmd: EngineCommand, line: &str, f: impl FnOnce(&mut Controller)) {
         match self.search.as_ref().map(|s| s.purpose) {
-            Some(Purpose::XbMove) => self.complete_search(),
+            Some(Purpose::XbMove) => {
+                self.xb.deferred.push((cmd, line.to_string()));
+                return;
+            }
             Some(_) => self.abandon_search(),
             None => {}
         }
@@ -609,9 +619,10 @@ impl Controller {
         self.xb_resume_analysis();
     }
 
-    /// (Re)starts the analysis search if in analyze mode.
-    fn xb_resume_analysis(&mut self) {
-        if !self.xb.analyzing {
+    /// (Re)starts the analysis search if in analyze mode (once background work has ended,
+    /// if there is any).
+    pub(super) fn xb_resume_analysis(&mut self) {
+        if !self.xb.analyzing || !matches!(self.busy, Busy::Idle) {
             return;
         }
         let pos = self.pos.clone();
@@ -692,6 +703,7 @@ impl Controller {
             .to_move(RankBase::Zero)
             .filter(|&m| self.pos.is_legal(m));
         let Some(mv) = mv.filter(|_| !self.xb.bad_setup) else {
+            self.rejected += 1;
             self.out.line(&format!("Illegal move: {text}"));
             return;
         };
@@ -777,6 +789,7 @@ impl Controller {
                 self.xb_resume_analysis();
             }
             Err(e) => {
+                self.rejected += 1;
                 self.xb_stop_playing();
                 self.xb.bad_setup = true;
                 self.out.line(&format!(
@@ -790,6 +803,7 @@ impl Controller {
     fn xb_undo(&mut self, n: usize, line: &str) {
         self.xb_stop_playing();
         if self.pos.moves_made() < n {
+            self.rejected += 1;
             self.out.line(&failure_line("command not legal now", line));
             return;
         }
@@ -817,13 +831,11 @@ impl Controller {
         }
         let Some(mv) = result.best.filter(|&m| self.pos.is_legal(m)) else {
             self.xb_claim();
-            self.xb_flush_pongs();
             return;
         };
         if self.scores.should_resign() {
             self.out.line("resign");
             self.xb.game_over = true;
-            self.xb_flush_pongs();
             return;
         }
         let mut lines = Vec::new();
@@ -845,7 +857,6 @@ impl Controller {
         self.xb_play(mv);
         self.xb.hint = result.ponder;
         let over = self.xb_claim();
-        self.xb_flush_pongs();
         if over || !self.settings.ponder || self.xb.force {
             return;
         }

@@ -1,4 +1,4 @@
-//! CHECK / CHASE / IDLE (RULES.md §4).
+//! CHECK / CHASE / IDLE (docs/rules.md#check-chase-and-idle-moves).
 //!
 //! Everything here works on [`Board`], a bare copy of the piece bitboards (nine `u128`s):
 //! hypothetical captures and recaptures are played on stack copies, never on the
@@ -18,7 +18,7 @@ const CHASERS: [PieceKind; 5] = [
 ];
 
 /// The victims of one move's chase: the enemy pieces newly attacked in a counting way,
-/// `NewChased(m)` of RULES.md §4, as the squares they stand on *after* the move.
+/// `NewChased(m)` of docs/rules.md#the-chase-set, as the squares they stand on *after* the move.
 ///
 /// Squares identify pieces only within one move; across a repetition cycle
 /// [`judge_span`](super::judge_span) maps them to piece identities.
@@ -47,7 +47,7 @@ impl ChaseSet {
     }
 }
 
-/// What kind of move a move is, for the repetition rules (RULES.md §4).
+/// What kind of move a move is, for the repetition rules (docs/rules.md#repetition).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum MoveClass {
     /// The move attacks the enemy general.
@@ -102,8 +102,8 @@ pub(super) fn classify(before: &Board, after: &Board, us: Color) -> MoveClass {
     }
 }
 
-/// `ChaseSet_side(pos)` of RULES.md §4: the squares of the enemy pieces that `side` attacks in a
-/// counting way in `pos`, judged as if `side` were to move.
+/// `ChaseSet_side(pos)` of docs/rules.md#the-chase-set: the squares of the enemy pieces that
+/// `side` attacks in a counting way in `pos`, judged as if `side` were to move.
 pub fn chase_set(pos: &Position, side: Color) -> Bitboard {
     Board::of(pos).chase_set(side)
 }
@@ -215,7 +215,7 @@ impl Board {
             .any(|s| self.legal(color, s, sq))
     }
 
-    /// `ChaseSet_us` of RULES.md §4 in this board, as the victims' squares.
+    /// `ChaseSet_us` of docs/rules.md#the-chase-set in this board, as the victims' squares.
     fn chase_set(&self, us: Color) -> Bitboard {
         let them = !us;
         let victims = self.by_color[them.index()]
@@ -237,7 +237,8 @@ impl Board {
         set
     }
 
-    /// Whether the capture `a × v` by `us` is legal and counts as a chase (RULES.md §4).
+    /// Whether the capture `a × v` by `us` is legal and counts as a chase
+    /// (docs/rules.md#the-chase-set).
     fn counts(&self, us: Color, akind: PieceKind, a: Square, v: Square) -> bool {
         use PieceKind::*;
         let after = self.play(a, v);

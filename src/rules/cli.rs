@@ -1,4 +1,4 @@
-//! `chariot judge`: replay a game from a FEN and print its result under RULES.md §3–§6.
+//! `chariot judge`: replay a game from a FEN and print its result under docs/rules.md.
 
 use std::io::Write;
 

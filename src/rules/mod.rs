@@ -1,4 +1,4 @@
-//! The rules of RULES.md §3–§6, shared by the search, the referee ([`crate::game::Game`]) and
+//! The rules of docs/rules.md, shared by the search, the referee ([`crate::game::Game`]) and
 //! the command line: move classification (CHECK / CHASE / IDLE), repetition verdicts (perpetual
 //! check and perpetual chase), the automatic-draw counters, and game results with their reasons.
 //!

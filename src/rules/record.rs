@@ -1,11 +1,11 @@
-//! The per-ply record a game keeps (RULES.md §6 counters, classification, result), and the
-//! automatic-draw test on the counters.
+//! The per-ply record a game keeps (the counters of docs/rules.md#automatic-draws,
+//! classification, result), and the automatic-draw test on the counters.
 
 use super::{EndReason, GameResult, MoveClass, MoveCountRule};
 use crate::position::Position;
 use crate::types::{Color, Piece};
 
-/// The counters of RULES.md §6 at some point of a game.
+/// The counters of docs/rules.md#automatic-draws at some point of a game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Counters {
     /// Plies since the game start (from a FEN: `2 * (fullmove − 1) + (side == b)`).
@@ -50,15 +50,15 @@ impl Counters {
     }
 }
 
-/// Whether a move counts for the effective rule (RULES.md §6): it is not a check, not a chase,
-/// not made while in check, and not an answer to a chase by the opponent's previous move
-/// (`previous`: that move's class, `None` at the start of the record).
+/// Whether a move counts for the effective rule (docs/rules.md#automatic-draws): it is not a
+/// check, not a chase, not made while in check, and not an answer to a chase by the opponent's
+/// previous move (`previous`: that move's class, `None` at the start of the record).
 pub fn is_effective(class: MoveClass, mover_in_check: bool, previous: Option<MoveClass>) -> bool {
     class == MoveClass::Idle && !mover_in_check && !previous.is_some_and(MoveClass::is_chase)
 }
 
-/// The automatic draw due under `rule` with these counters, if any (RULES.md §6). Applied after
-/// the no-legal-move and repetition checks.
+/// The automatic draw due under `rule` with these counters, if any (docs/rules.md#move-rule).
+/// Applied after the no-legal-move and repetition checks.
 pub fn automatic_draw(counters: &Counters, rule: MoveCountRule) -> Option<EndReason> {
     match rule {
         MoveCountRule::Cxq => {

@@ -1,4 +1,4 @@
-//! Repetition verdicts (RULES.md §5): perpetual check and perpetual chase.
+//! Repetition verdicts (docs/rules.md#repetition): perpetual check and perpetual chase.
 
 use super::chase::{classify, Board};
 use super::MoveClass;
@@ -28,7 +28,7 @@ pub enum RepetitionKind {
 const DRAW: (Verdict, RepetitionKind) = (Verdict::Draw, RepetitionKind::Draw);
 
 /// Judges the last `span` moves of `pos`'s own history, which lead from an earlier occurrence of
-/// the current position back to it (RULES.md §5).
+/// the current position back to it (docs/rules.md#repetition).
 ///
 /// `span` should be even, at least 4 and at most `pos.moves_made()`. A span that reaches past
 /// the history or crosses a capture or a null move cannot hold a repetition: the answer is then

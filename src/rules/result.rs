@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::types::Color;
 
-/// Which automatic-draw rule applies (RULES.md §6).
+/// Which automatic-draw rule applies (docs/rules.md#move-rule).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum MoveCountRule {
     /// The CXQ rules: moves rule (600 plies), effective rule (120 effective moves each) and

@@ -1,4 +1,5 @@
-//! Unit tests of the chase rules of RULES.md §4, one small position per exception.
+//! Unit tests of the chase rules (docs/rules.md#check-chase-and-idle-moves), one small position
+//! per exception.
 //!
 //! Positions are written as piece lists (`"Kd0 Ra1 ke9 nd9"`: upper case Red, the square after
 //! the letter) and Red is to move unless stated.

@@ -8,17 +8,44 @@ use crate::types::{Color, Move, Piece};
 /// Bound of every history entry.
 pub const HISTORY_MAX: i32 = 16384;
 
-/// The bonus for a move that caused (or the malus for one that failed) a cut at `depth`.
-#[inline]
-pub fn history_bonus(depth: i32) -> i32 {
-    (160 * depth - 100).clamp(0, 2000)
-}
-
 #[inline]
 fn gravity(entry: &mut i16, bonus: i32) {
     let e = *entry as i32;
     let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
     *entry = (e + b - e * b.abs() / HISTORY_MAX) as i16;
+}
+
+/// Where a position's correction entries are (see [`Histories::correction`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CorrIndices {
+    /// Index of the soldiers' placement (both colours).
+    pub pawn: usize,
+    /// Index of each colour's chariots, horses, cannons, advisors, elephants and general.
+    pub pieces: [usize; 2],
+}
+
+impl CorrIndices {
+    /// The indices of `pos`.
+    #[inline]
+    pub fn of(pos: &crate::position::Position) -> CorrIndices {
+        let pawns = pos.kind(crate::types::PieceKind::Pawn);
+        let (red, black) = (pos.pieces(Color::Red), pos.pieces(Color::Black));
+        let red_pawns = set_hash(red & pawns);
+        let black_pawns = set_hash(black & pawns).rotate_left(17) ^ 0x5851_f42d_4c95_7f2d;
+        let pieces = |side: crate::types::Bitboard| {
+            use crate::types::PieceKind::*;
+            [Rook, Horse, Cannon, Advisor, Elephant, King]
+                .iter()
+                .enumerate()
+                .fold(0u64, |h, (i, &k)| {
+                    h ^ set_hash(side & pos.kind(k)).rotate_left(11 * i as u32)
+                })
+        };
+        CorrIndices {
+            pawn: corr_slot(red_pawns ^ black_pawns),
+            pieces: [corr_slot(pieces(red)), corr_slot(pieces(black))],
+        }
+    }
 }
 
 /// Continuation history indexed by (piece, to) of the current move.
@@ -34,6 +61,30 @@ pub struct Histories {
     continuation: [PieceToHistory; 14 * 90 + 1],
     capture: [[[i16; 7]; 90]; 14],
     counter: [[Move; 90]; 14],
+    /// Static-evaluation correction by the soldiers' placement, per side to move.
+    corr_pawn: [[i16; CORR_SIZE]; 2],
+    /// Static-evaluation correction by one colour's other pieces, per side to move and colour.
+    corr_pieces: [[[i16; CORR_SIZE]; 2]; 2],
+}
+
+/// Entries of each correction table (a power of two).
+pub const CORR_SIZE: usize = 16384;
+/// Correction entries are kept within ±this (in 1/`CORR_GRAIN` centipawns).
+pub const CORR_MAX: i32 = 8192;
+/// Correction entries count in this fraction of a centipawn.
+pub const CORR_GRAIN: i32 = 16;
+
+/// A 64-bit hash of a set of points (multiplicative, on the two words).
+#[inline]
+fn set_hash(set: crate::types::Bitboard) -> u64 {
+    (set.lo() ^ set.hi().wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31))
+        .wrapping_mul(0xff51_afd7_ed55_8ccd)
+}
+
+/// The correction-table index of a 64-bit hash.
+#[inline]
+fn corr_slot(hash: u64) -> usize {
+    (hash >> (64 - CORR_SIZE.trailing_zeros())) as usize
 }
 
 /// Index of a continuation table: a (piece, to) pair, or the "none" table at the end.
@@ -48,10 +99,22 @@ pub fn cont_index(piece_to: Option<(Piece, crate::types::Square)>) -> usize {
 impl Histories {
     /// Empty tables, built in place on the heap (they are too big for a thread's stack).
     pub fn new_boxed() -> Box<Histories> {
-        let zeroed = Box::<Histories>::new_zeroed();
-        // SAFETY: every field is an array of `i16` or of `Move` (a `u16`), for which all-zero
+        Histories::try_new_boxed()
+            .unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Self>()))
+    }
+
+    /// Like [`Histories::new_boxed`], or `None` when the memory is not there.
+    pub fn try_new_boxed() -> Option<Box<Histories>> {
+        let layout = std::alloc::Layout::new::<Histories>();
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Histories>();
+        if raw.is_null() {
+            return None;
+        }
+        // SAFETY: allocated by the global allocator with the layout of `Histories`, as `Box`
+        // does; every field is an array of `i16` or of `Move` (a `u16`), for which all-zero
         // bytes are valid values: 0 and `Move::NULL`.
-        unsafe { zeroed.assume_init() }
+        Some(unsafe { Box::from_raw(raw) })
     }
 
     /// Forgets everything (new game).
@@ -62,6 +125,40 @@ impl Histories {
             .for_each(|table| *table = [[0; 90]; 14]);
         self.capture = [[[0; 7]; 90]; 14];
         self.counter = [[Move::NULL; 90]; 14];
+        self.corr_pawn = [[0; CORR_SIZE]; 2];
+        self.corr_pieces = [[[0; CORR_SIZE]; 2]; 2];
+    }
+
+    /// The correction of a static evaluation, in centipawns: the soldiers' entry times
+    /// `pawn_weight` plus each colour's piece entry times `piece_weight`, over 64.
+    #[inline]
+    pub fn correction(
+        &self,
+        stm: Color,
+        idx: &CorrIndices,
+        pawn_weight: i32,
+        piece_weight: i32,
+    ) -> i32 {
+        let s = stm.index();
+        let pawn = self.corr_pawn[s][idx.pawn] as i32;
+        let pieces = self.corr_pieces[s][0][idx.pieces[0]] as i32
+            + self.corr_pieces[s][1][idx.pieces[1]] as i32;
+        (pawn * pawn_weight + pieces * piece_weight) / (64 * CORR_GRAIN)
+    }
+
+    /// Moves the correction entries towards `diff` (search score − static evaluation, in
+    /// centipawns) with a weight growing with `depth`.
+    pub fn update_correction(&mut self, stm: Color, idx: &CorrIndices, diff: i32, depth: i32) {
+        let s = stm.index();
+        let target = (diff * CORR_GRAIN).clamp(-CORR_MAX, CORR_MAX);
+        let weight = (depth + 1).min(16);
+        let blend = |e: &mut i16| {
+            let v = (*e as i32 * (256 - weight) + target * weight) / 256;
+            *e = v.clamp(-CORR_MAX, CORR_MAX) as i16;
+        };
+        blend(&mut self.corr_pawn[s][idx.pawn]);
+        blend(&mut self.corr_pieces[s][0][idx.pieces[0]]);
+        blend(&mut self.corr_pieces[s][1][idx.pieces[1]]);
     }
 
     /// Butterfly score of a quiet move.

@@ -1,6 +1,7 @@
 //! The search: iterative deepening with aspiration windows over a fail-soft principal
 //! variation search, quiescence search, and the pruning, reduction and extension rules of the
-//! modern Stockfish family, written for Xiangqi (rules in search per RULES.md §5–§6).
+//! modern Stockfish family, written for Xiangqi (rules in search per docs/rules.md#repetition
+//! and docs/rules.md#automatic-draws).
 //!
 //! One [`Worker`] is one search thread; `threads.rs` runs several of them over one shared
 //! transposition table (lazy SMP).
@@ -21,10 +22,10 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use history::{cont_index, history_bonus, Histories};
+use history::{cont_index, CorrIndices, Histories};
 use limits::Limits;
 use movepicker::MovePicker;
-use params::*;
+use params::{SearchParams, QS_PREFETCH};
 use report::{Bound, Reporter, SearchInfo};
 use score::*;
 use see::see_ge;
@@ -61,6 +62,8 @@ pub struct SharedSearch {
     pub move_rule: MoveCountRule,
     /// Number of principal variations to search.
     pub multipv: usize,
+    /// Search parameters (constants unless built with `--features tune`).
+    pub params: SearchParams,
 }
 
 /// An atomic counter on its own cache line.
@@ -145,27 +148,40 @@ pub struct Worker {
     rep_filter: [u8; 4096],
     root_depth: i32,
     stopped: bool,
+    params: SearchParams,
 }
 
 impl Worker {
     /// A worker with empty histories.
     pub fn new(id: usize) -> Worker {
-        Worker {
+        Worker::try_new(id).unwrap_or_else(|| {
+            std::alloc::handle_alloc_error(std::alloc::Layout::new::<Histories>())
+        })
+    }
+
+    /// Like [`Worker::new`], or `None` when the memory is not there (megabytes per worker).
+    pub fn try_new(id: usize) -> Option<Worker> {
+        let hist = Histories::try_new_boxed()?;
+        let mut pv = Vec::new();
+        pv.try_reserve_exact(MAX_PLY + 1).ok()?;
+        pv.resize(MAX_PLY + 1, [Move::NULL; MAX_PLY + 1]);
+        Some(Worker {
             id,
             pos: Position::startpos(),
-            hist: Histories::new_boxed(),
+            hist,
             root_moves: Vec::new(),
             completed_depth: 0,
             nodes: 0,
             stack: [Frame::default(); MAX_PLY + 8],
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv,
             pv_len: [0; MAX_PLY + 1],
             seldepth: 0,
             pv_idx: 0,
             rep_filter: [0; 4096],
             root_depth: 0,
             stopped: false,
-        }
+            params: SearchParams::default(),
+        })
     }
 
     /// Forgets all move-ordering memory (new game).
@@ -174,8 +190,11 @@ impl Worker {
     }
 
     /// Prepares a search of `pos` (which carries its game history for repetitions).
-    pub fn setup(&mut self, pos: &Position, limits: &Limits) {
+    pub fn setup(&mut self, pos: &Position, limits: &Limits, params: &SearchParams) {
         self.pos = pos.clone();
+        if self.params != *params {
+            self.params = params.clone();
+        }
         self.nodes = 0;
         self.completed_depth = 0;
         self.stopped = false;
@@ -285,7 +304,7 @@ impl Worker {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta = self.params.aspiration_delta();
                 let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE {
                     ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                 } else {
@@ -364,8 +383,10 @@ impl Worker {
             // `movetime` means exactly that long: only the clock gets the early stop.
             if let (Some(b), None) = (shared.budget, shared.limits.movetime) {
                 if !shared.pondering.load(Ordering::Relaxed) {
-                    let stability_factor = 1.6 - 0.1 * stability as f64;
-                    let falling_factor = 1.0 + falling as f64 / 200.0;
+                    let p = &self.params;
+                    let stability_factor =
+                        (p.tm_stability_base() - p.tm_stability_step() * stability) as f64 / 100.0;
+                    let falling_factor = 1.0 + falling as f64 / p.tm_falling_div() as f64;
                     let single_reply = if self.root_moves.len() == 1 { 0.2 } else { 1.0 };
                     let target =
                         b.optimum.as_secs_f64() * stability_factor * falling_factor * single_reply;
@@ -441,7 +462,7 @@ impl Worker {
                     && !gives_check
                     && self.pos.last_captured().is_none()
                 {
-                    (reduction(depth, count) - 1).max(0)
+                    (self.params.reduction(depth, count) - 1).max(0)
                 } else {
                     0
                 };
@@ -488,9 +509,9 @@ impl Worker {
         best
     }
 
-    /// Repetition handling at a non-root node (RULES.md §5). Returns a score to return at
-    /// once, or narrows the window; `repeated` tells whether the position repeats one on the
-    /// path (its TT key is then salted).
+    /// Repetition handling at a non-root node (docs/rules.md#repetition). Returns a score to
+    /// return at once, or narrows the window; `repeated` tells whether the position repeats one
+    /// on the path (its TT key is then salted).
     fn repetition(
         &mut self,
         ply: usize,
@@ -551,7 +572,8 @@ impl Worker {
     }
 
     /// Whether a move-count rule draws the game at this node: its count is reached and the
-    /// side to move has a legal move (having none loses first, RULES.md §3, stalemate too).
+    /// side to move has a legal move (having none loses first, stalemate too:
+    /// docs/rules.md#end-of-the-game).
     #[inline]
     fn rule_draw(&self, rule: MoveCountRule) -> bool {
         self.move_rule_draw(rule) && !legal_moves(&self.pos).is_empty()
@@ -651,8 +673,11 @@ impl Worker {
                 .prefetch(self.pos.key() ^ crate::position::zobrist::SIDE);
         }
 
-        // Static evaluation.
-        let static_eval = if in_check {
+        // Static evaluation: the evaluation (or the one stored), corrected by what searches
+        // of similar positions found (correction history; the TT keeps the raw evaluation).
+        let us = self.pos.side_to_move();
+        let corr = self.corr_indices(in_check);
+        let raw_eval = if in_check {
             NONE_SCORE
         } else {
             tt_entry
@@ -660,6 +685,7 @@ impl Worker {
                 .filter(|&e| e != NONE_SCORE)
                 .unwrap_or_else(|| evaluate(&self.pos))
         };
+        let static_eval = self.corrected(raw_eval, us, &corr);
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
             if !in_check
@@ -682,27 +708,38 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_null() {
             // Reverse futility pruning.
-            if depth <= RFP_MAX_DEPTH
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            if depth <= self.params.rfp_max_depth()
+                && eval - self.params.rfp_margin() * (depth - improving as i32) >= beta
                 && !is_mate(beta)
             {
                 return eval;
             }
+            // Razoring: far below alpha at low depth, only captures can help.
+            if depth <= self.params.razor_max_depth()
+                && eval + self.params.razor_base() + self.params.razor_margin() * depth * depth
+                    < alpha
+            {
+                let v = self.qsearch::<false>(shared, alpha - 1, alpha, ply);
+                if v < alpha && !is_mate(v) {
+                    return v;
+                }
+            }
             // Null move: give the opponent a free move; if we still beat beta, cut. Not when
             // we have too few attacking pieces (zugzwang-like endings are common without them).
-            let us = self.pos.side_to_move();
             let attackers = self.pos.pieces(us)
                 & (self.pos.kind(PieceKind::Rook)
                     | self.pos.kind(PieceKind::Horse)
                     | self.pos.kind(PieceKind::Cannon));
             if depth >= 3
                 && eval >= beta
-                && static_eval >= beta - 20 * depth
+                && static_eval >= beta - self.params.nmp_static_margin() * depth
                 && attackers.count() >= 2
                 && self.pos.last_move().is_some_and(|m| !m.is_null())
                 && !is_mate(beta)
             {
-                let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
+                let r = self.params.nmp_base()
+                    + depth / self.params.nmp_depth_div()
+                    + ((eval - beta) / self.params.nmp_eval_div()).min(3);
                 self.stack[ply].moved = None;
                 self.pos.make_null_move();
                 let score =
@@ -714,7 +751,7 @@ impl Worker {
                 if score >= beta {
                     let score = if is_mate(score) { beta } else { score };
                     // Verify at high depth, or with only two attackers left.
-                    if depth < 12 && attackers.count() > 2 {
+                    if depth < self.params.nmp_verify_depth() && attackers.count() > 2 {
                         return score;
                     }
                     let v = self.search::<false>(shared, beta - 1, beta, depth - r, false, ply);
@@ -725,10 +762,34 @@ impl Worker {
             }
         }
 
+        // ProbCut: a capture whose shallow search beats beta by a margin will very likely
+        // beat beta at full depth too.
+        let probcut_beta = beta + self.params.probcut_margin();
+        if !PV
+            && !in_check
+            && excluded.is_null()
+            && depth >= self.params.probcut_min_depth()
+            && !is_mate(beta)
+            && !tt_entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta)
+        {
+            if let Some(score) =
+                self.probcut(shared, probcut_beta, depth, cut_node, ply, tt_key, raw_eval)
+            {
+                return score;
+            }
+        }
+
         // Internal iterative reduction: no TT move, so this node is probably not important.
         let mut depth = depth;
-        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && (PV || cut_node) && excluded.is_null() {
-            depth -= 1;
+        if tt_move.is_null() && depth >= self.params.iir_min_depth() && excluded.is_null() {
+            if PV {
+                depth -= self.params.iir_pv_reduction();
+            } else if cut_node {
+                depth -= self.params.iir_cut_reduction();
+            }
+            if depth <= 0 {
+                return self.qsearch::<PV>(shared, alpha, beta, ply);
+            }
         }
 
         let cont = self.cont_indices(ply);
@@ -740,13 +801,12 @@ impl Worker {
         let counter = self.hist.counter_move(prev);
         let mut picker =
             MovePicker::new(&self.pos, tt_move, self.stack[ply].killers, counter, cont);
-        picker.sort_limit = -QUIET_SORT_LIMIT * depth;
+        picker.sort_limit = -self.params.quiet_sort_limit() * depth;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
-        let us = self.pos.side_to_move();
         // Extensions stop at twice the iteration's depth, so that no line grows without end.
         let may_extend = ply < 2 * self.root_depth as usize;
 
@@ -761,19 +821,22 @@ impl Worker {
             let killer = mv == self.stack[ply].killers[0]
                 || mv == self.stack[ply].killers[1]
                 || mv == counter;
-            let r_base = reduction(depth, move_count);
+            let r_base = self.params.reduction(depth, move_count);
 
             // Shallow-depth pruning. Late-move and futility pruning come before the history
             // lookups and the child's key, which a pruned move does not need.
             let prunable = best_score > -MATE_BOUND && !in_check;
             let lmr_depth = (depth - 1 - r_base).max(0);
             if prunable && !capture && !gives_check {
-                if move_count >= lmp_threshold(depth, improving) {
+                if move_count >= self.params.lmp_threshold(depth, improving) {
                     picker.skip_quiets = true;
                     continue;
                 }
-                if lmr_depth < FUTILITY_MAX_DEPTH
-                    && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                if lmr_depth < self.params.futility_max_depth()
+                    && static_eval
+                        + self.params.futility_base()
+                        + self.params.futility_margin() * lmr_depth
+                        <= alpha
                     && !killer
                 {
                     continue;
@@ -788,15 +851,16 @@ impl Worker {
             };
             if prunable {
                 if !capture && !gives_check {
-                    if lmr_depth < 8 && hist_score < -HISTORY_PRUNE * depth {
+                    if lmr_depth < 8 && hist_score < -self.params.history_prune() * depth {
                         continue;
                     }
-                    if !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth) {
+                    let margin = self.params.see_quiet_margin() * lmr_depth * lmr_depth;
+                    if !see_ge(&self.pos, mv, -margin) {
                         continue;
                     }
                 } else if capture
                     && depth <= 8
-                    && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth)
+                    && !see_ge(&self.pos, mv, -self.params.see_capture_margin() * depth)
                 {
                     continue;
                 }
@@ -816,13 +880,17 @@ impl Worker {
             // if even the others beat beta, cut (multi-cut); if only the TT score beats beta,
             // search the TT move shallower (Stockfish's singular extension, simplified).
             let mut extension = 0;
-            if mv == tt_move && excluded.is_null() && depth >= SE_MIN_DEPTH && may_extend {
+            if mv == tt_move
+                && excluded.is_null()
+                && depth >= self.params.se_min_depth()
+                && may_extend
+            {
                 if let Some(e) = tt_entry.filter(|e| {
                     e.depth >= depth - 3
                         && matches!(e.bound, TtBound::Lower | TtBound::Exact)
                         && !is_mate(e.score)
                 }) {
-                    let singular_beta = e.score - SE_MARGIN * depth / 8;
+                    let singular_beta = e.score - self.params.se_margin() * depth / 8;
                     let singular_depth = (depth - 1) / 2;
                     self.stack[ply].excluded = mv;
                     let v = self.search::<false>(
@@ -850,7 +918,8 @@ impl Worker {
             if extension == 0
                 && gives_check
                 && may_extend
-                && (depth <= 6 || see_ge(&self.pos, mv, 0))
+                && depth >= self.params.check_ext_min_depth()
+                && (depth <= self.params.check_ext_see_depth() || see_ge(&self.pos, mv, 0))
             {
                 extension = 1;
             }
@@ -866,9 +935,9 @@ impl Worker {
                 r -= tt_pv as i32;
                 r -= gives_check as i32;
                 r -= killer as i32;
-                r += cut_node as i32;
+                r += self.params.lmr_cut_node() * cut_node as i32;
                 r += !improving as i32;
-                r -= (hist_score / LMR_HISTORY_DIV).clamp(-2, 2);
+                r -= (hist_score / self.params.lmr_history_div()).clamp(-2, 2);
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(shared, -alpha - 1, -alpha, d, true, ply + 1);
                 if score > alpha && d < new_depth {
@@ -952,16 +1021,112 @@ impl Worker {
             TtBound::Upper
         };
         shared.tt.store(
-            tt_key,
-            ply,
-            best_move,
-            best_score,
-            static_eval,
-            depth,
-            bound,
-            tt_pv,
+            tt_key, ply, best_move, best_score, raw_eval, depth, bound, tt_pv,
         );
+        // Teach the correction history what the search found, where the score says more
+        // than the static evaluation (not after a capture, which the evaluation cannot see).
+        let after_capture = !best_move.is_null() && self.pos.is_capture(best_move);
+        let says_more = match bound {
+            TtBound::Lower => best_score > static_eval,
+            TtBound::Upper => best_score < static_eval,
+            _ => true,
+        };
+        if self.corrects() && !in_check && !is_mate(best_score) && !after_capture && says_more {
+            self.hist
+                .update_correction(us, &corr, best_score - raw_eval, depth);
+        }
         best_score
+    }
+
+    /// Whether the correction history is in use.
+    #[inline(always)]
+    fn corrects(&self) -> bool {
+        self.params.corr_pawn_weight() != 0 || self.params.corr_piece_weight() != 0
+    }
+
+    /// The correction-table indices of the position (not needed in check or without
+    /// correction).
+    #[inline]
+    fn corr_indices(&self, in_check: bool) -> CorrIndices {
+        if self.corrects() && !in_check {
+            CorrIndices::of(&self.pos)
+        } else {
+            CorrIndices::default()
+        }
+    }
+
+    /// `raw_eval` corrected by the correction history, kept off the mate range.
+    #[inline]
+    fn corrected(&self, raw_eval: i32, us: crate::types::Color, corr: &CorrIndices) -> i32 {
+        if raw_eval == NONE_SCORE || !self.corrects() {
+            return raw_eval;
+        }
+        let c = self.hist.correction(
+            us,
+            corr,
+            self.params.corr_pawn_weight(),
+            self.params.corr_piece_weight(),
+        );
+        (raw_eval + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    /// ProbCut (see `search`): tries the captures that may beat `probcut_beta`, each with a
+    /// quiescence search and then a search 4 plies shallower. Returns a score to cut with.
+    fn probcut(
+        &mut self,
+        shared: &SharedSearch,
+        probcut_beta: i32,
+        depth: i32,
+        cut_node: bool,
+        ply: usize,
+        tt_key: u64,
+        raw_eval: i32,
+    ) -> Option<i32> {
+        let static_eval = self.stack[ply].static_eval;
+        let cont = self.cont_indices(ply);
+        let mut picker = MovePicker::new_qsearch(&self.pos, Move::NULL, cont);
+        while let Some(mv) = picker.next(&self.pos, &self.hist) {
+            if !see_ge(&self.pos, mv, probcut_beta - static_eval) {
+                continue;
+            }
+            let child_key = self.pos.key_after(mv);
+            shared.tt.prefetch(child_key);
+            let piece = self.pos.piece_at(mv.from()).expect("own piece");
+            self.stack[ply].moved = Some((piece, mv.to()));
+            self.make(mv, child_key, None);
+            self.tick(shared);
+            let mut score =
+                -self.qsearch::<false>(shared, -probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta {
+                score = -self.search::<false>(
+                    shared,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    depth - 4,
+                    !cut_node,
+                    ply + 1,
+                );
+            }
+            self.unmake();
+            if self.should_stop(shared) {
+                return None;
+            }
+            if score >= probcut_beta {
+                shared.tt.store(
+                    tt_key,
+                    ply,
+                    mv,
+                    score,
+                    raw_eval,
+                    depth - 3,
+                    TtBound::Lower,
+                    false,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -975,7 +1140,7 @@ impl Worker {
         cont: [usize; 2],
         prev: Option<(Piece, Square)>,
     ) {
-        let bonus = history_bonus(depth);
+        let bonus = self.params.history_bonus(depth);
         let us = self.pos.side_to_move();
         let piece_of = |pos: &Position, m: Move| pos.piece_at(m.from()).expect("own piece");
         if let Some(victim) = self.pos.piece_at(best.to()) {
@@ -1050,16 +1215,20 @@ impl Worker {
         if let Some(key) = self.pos.try_key_after(tt_move) {
             shared.tt.prefetch(key);
         }
+        let raw_eval;
         let static_eval;
         let mut best_score;
         if in_check {
+            raw_eval = NONE_SCORE;
             static_eval = NONE_SCORE;
             best_score = -INFINITE;
         } else {
-            static_eval = tt_entry
+            raw_eval = tt_entry
                 .map(|e| e.eval)
                 .filter(|&e| e != NONE_SCORE)
                 .unwrap_or_else(|| evaluate(&self.pos));
+            let us = self.pos.side_to_move();
+            static_eval = self.corrected(raw_eval, us, &self.corr_indices(false));
             best_score = static_eval;
             if best_score >= beta {
                 if tt_entry.is_none() {
@@ -1068,7 +1237,7 @@ impl Worker {
                         ply,
                         Move::NULL,
                         best_score,
-                        static_eval,
+                        raw_eval,
                         -1,
                         TtBound::Lower,
                         false,
@@ -1094,12 +1263,22 @@ impl Worker {
             }
             let mut gives_check = None;
             if !in_check {
+                // Late captures that are neither recaptures nor checks rarely matter.
+                if move_count > self.params.qs_move_limit() as usize
+                    && Some(mv.to()) != self.pos.last_move().map(|m| m.to())
+                {
+                    let check = self.pos.gives_check(mv);
+                    gives_check = Some(check);
+                    if !check {
+                        continue;
+                    }
+                }
                 let victim = self
                     .pos
                     .piece_at(mv.to())
                     .map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
-                if static_eval + victim + QS_DELTA_MARGIN <= alpha {
-                    let check = self.pos.gives_check(mv);
+                if static_eval + victim + self.params.qs_delta_margin() <= alpha {
+                    let check = gives_check.unwrap_or_else(|| self.pos.gives_check(mv));
                     gives_check = Some(check);
                     if !check {
                         best_score = best_score.max(static_eval + victim);
@@ -1148,14 +1327,7 @@ impl Worker {
             TtBound::Upper
         };
         shared.tt.store(
-            tt_key,
-            ply,
-            best_move,
-            best_score,
-            static_eval,
-            0,
-            bound,
-            false,
+            tt_key, ply, best_move, best_score, raw_eval, 0, bound, false,
         );
         best_score
     }
@@ -1186,26 +1358,6 @@ fn tt_bound_cuts(e: &crate::tt::TtEntry, alpha: i32, beta: i32) -> bool {
 /// another thread has completed" 6.4 s / 38.4 M (within the noise, not kept).
 fn helper_skips(id: usize, depth: i32) -> bool {
     id > 0 && (depth as usize + id).is_multiple_of(2)
-}
-
-/// Late-move reduction for `depth` and move number `count` (from a table built once).
-#[inline]
-fn reduction(depth: i32, count: usize) -> i32 {
-    static TABLE: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
-            }
-        }
-        t
-    });
-    TABLE[(depth.clamp(0, 63)) as usize][count.min(63)] as i32
-}
-
-#[inline]
-fn lmp_threshold(depth: i32, improving: bool) -> usize {
-    ((3 + depth * depth) / (2 - improving as i32)) as usize
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use super::limits::Limits;
+use super::params::SearchParams;
 
 /// Soft and hard time limits for one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +21,12 @@ pub struct TimeBudget {
 }
 
 /// The budget for `limits`, or `None` if the search is not timed.
-pub fn budget(limits: &Limits, move_overhead: Duration, game_ply: u32) -> Option<TimeBudget> {
+pub fn budget(
+    limits: &Limits,
+    move_overhead: Duration,
+    game_ply: u32,
+    params: &SearchParams,
+) -> Option<TimeBudget> {
     if let Some(mt) = limits.movetime {
         let t = mt
             .saturating_sub(move_overhead)
@@ -40,11 +46,14 @@ pub fn budget(limits: &Limits, move_overhead: Duration, game_ply: u32) -> Option
     // Sudden death: assume the game lasts about 50 more moves early on, fewer later.
     let moves_left = match clock.moves_to_go {
         Some(m) => m.clamp(1, 80) as f64,
-        None => (50.0 - game_ply as f64 / 8.0).max(20.0),
+        None => (params.tm_moves_left() as f64
+            - game_ply as f64 / params.tm_moves_ply_div() as f64)
+            .max(params.tm_moves_min() as f64),
     };
-    let optimum = (left_ms / moves_left + inc_ms * 0.8).min(left_ms * 0.5);
-    let maximum =
-        (optimum * 4.0).min(left_ms * if moves_left <= 1.0 { 0.8 } else { 0.3 } + inc_ms * 0.5);
+    let inc_share = params.tm_inc_percent() as f64 / 100.0;
+    let optimum = (left_ms / moves_left + inc_ms * inc_share).min(left_ms * 0.5);
+    let maximum = (optimum * params.tm_max_percent() as f64 / 100.0)
+        .min(left_ms * if moves_left <= 1.0 { 0.8 } else { 0.3 } + inc_ms * 0.5);
     let maximum = maximum.min(left_ms * 0.9).max(1.0);
     let optimum = optimum.min(maximum).max(1.0);
     Some(TimeBudget {
@@ -75,7 +84,13 @@ mod tests {
         for ms in [1, 10, 100, 1000, 10_000, 600_000] {
             for inc in [0, 100, 2000] {
                 for mtg in [None, Some(1), Some(40)] {
-                    let b = budget(&clock(ms, inc, mtg), Duration::from_millis(10), 20).unwrap();
+                    let b = budget(
+                        &clock(ms, inc, mtg),
+                        Duration::from_millis(10),
+                        20,
+                        &SearchParams::default(),
+                    )
+                    .unwrap();
                     assert!(b.optimum <= b.maximum);
                     assert!(
                         b.maximum <= Duration::from_millis(ms.max(1)),
@@ -92,8 +107,14 @@ mod tests {
             movetime: Some(Duration::from_millis(500)),
             ..Limits::default()
         };
-        let b = budget(&l, Duration::from_millis(20), 0).unwrap();
+        let b = budget(&l, Duration::from_millis(20), 0, &SearchParams::default()).unwrap();
         assert_eq!(b.maximum, Duration::from_millis(480));
-        assert!(budget(&Limits::default(), Duration::ZERO, 0).is_none());
+        assert!(budget(
+            &Limits::default(),
+            Duration::ZERO,
+            0,
+            &SearchParams::default()
+        )
+        .is_none());
     }
 }

@@ -30,7 +30,7 @@ pub mod params;
 use crate::search::report::Score;
 
 /// Largest game phase (the start position).
-pub const MAX_PHASE: i32 = crate::eval::MAX_PHASE;
+pub const MAX_PHASE: i32 = crate::weights::MAX_PHASE;
 
 /// The logistic function.
 pub fn sigmoid(t: f64) -> f64 {
