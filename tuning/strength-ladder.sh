@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Calibrates the strength levels (docs/strength-levels.md): a ladder of Chariot skill levels
+# Calibrates the strength levels (docs/engine.md, "Strength levels"): a ladder of Chariot skill levels
 # played against each other and against Fairy-Stockfish at its own Skill Levels, then rated
 # together by maximum likelihood (`chariot rate`).
 #

@@ -1,5 +1,6 @@
-//! The book file format (docs/book.md): a 32-byte header, a UTF-8 comment, then one 12-byte
-//! record per book move, sorted by position key. All integers little-endian.
+//! The book file format (docs/engine.md, "Opening book"): a 32-byte header, a UTF-8
+//! comment, then one 12-byte record per book move, sorted by position key. All integers
+//! little-endian.
 //!
 //! ```text
 //! offset  size  field

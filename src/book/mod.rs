@@ -1,5 +1,5 @@
 //! The opening book: positions keyed by their Zobrist key, each with moves and weights, in the
-//! compact binary format of [`format`] (docs/book.md).
+//! compact binary format of [`format`] (docs/engine.md, "Opening book").
 //!
 //! - [`Book`] holds a loaded book and finds the moves of a position by binary search.
 //! - [`playable`] says whether the rules allow a book move in a position *with its history*:
@@ -169,7 +169,7 @@ impl Book {
 /// Whether the rules let the book play `mv` in `pos` (whose undo history is the game so far):
 /// the move is legal, and the position after it has not occurred before since the last
 /// capture. Every repetition starts with such a move, so a book move never walks into a
-/// perpetual check or chase (which loses, RULES.md §5), nor into a repetition draw.
+/// perpetual check or chase (which loses, docs/rules.md "Repetition"), nor into a repetition draw.
 pub fn playable(pos: &Position, mv: Move) -> bool {
     if !legal_moves(pos).contains(&mv) {
         return false;

@@ -282,7 +282,7 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: 0,
             max: skill::MAX_LEVEL as i64,
         },
-        help: "playing strength 0-20 (20: full strength; see docs/strength-levels.md)",
+        help: "playing strength 0-20 (20: full strength; see docs/engine.md)",
     },
     OptionSpec {
         id: OptionId::LimitStrength,
@@ -302,7 +302,7 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: skill::ELO_MIN as i64,
             max: skill::ELO_MAX as i64,
         },
-        help: "strength when limited, on the scale of docs/strength-levels.md",
+        help: "strength when limited, on the measured scale of docs/engine.md",
     },
     OptionSpec {
         id: OptionId::ShowWdl,
@@ -340,7 +340,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: Kind::Text {
             default: BUILTIN_BOOK,
         },
-        help: "opening book file (<built-in>: the book compiled in; see docs/book.md)",
+        help: "opening book file (<built-in>: the book compiled in; see docs/engine.md)",
     },
     OptionSpec {
         id: OptionId::BookDepth,

@@ -1,6 +1,6 @@
 //! The strength limit: `Skill Level` 0–20 (UCI, UCCI `skilllevel`, XBoard option) or
 //! `UCI_LimitStrength` with `UCI_Elo`, mapped to a level through the measured table
-//! [`CALIBRATION`] (docs/strength-levels.md).
+//! [`CALIBRATION`] (docs/engine.md, "Strength levels").
 //!
 //! A limited level plays like a weaker player, not like a strong one that now and then drops a
 //! piece. Three knobs, all smooth in the (fractional) level:
