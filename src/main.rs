@@ -119,6 +119,12 @@ enum Command {
     Selfplay(chariot::selfplay::cli::SelfplayArgs),
     /// Engine-vs-engine match refereed by the rules module, with Elo, LOS and SPRT.
     Match(chariot::matches::cli::MatchArgs),
+    /// Opening book: build one from games, or show a book's moves.
+    Book(chariot::book::cli::BookArgs),
+    /// Elo ratings of several players from their games (maximum likelihood, with margins).
+    Rate(chariot::rating::RateArgs),
+    /// Fit the win/draw/loss model and the normalised score to self-play data.
+    Wdl(chariot::wdl::fit::WdlArgs),
     /// Tune the search parameters by SPSA (needs a `--features tune` build).
     Spsa(chariot::spsa::cli::SpsaArgs),
     /// Developer tool: search magic numbers and print `src/attacks/magic_numbers.rs`.
@@ -259,6 +265,9 @@ fn main() -> ExitCode {
         ),
         Some(Command::Selfplay(args)) => ExitCode::from(chariot::selfplay::cli::main(args)),
         Some(Command::Match(args)) => ExitCode::from(chariot::matches::cli::main(args)),
+        Some(Command::Book(args)) => ExitCode::from(chariot::book::cli::main(args)),
+        Some(Command::Rate(args)) => ExitCode::from(chariot::rating::main(args)),
+        Some(Command::Wdl(args)) => ExitCode::from(chariot::wdl::fit::main(args)),
         Some(Command::Spsa(args)) => ExitCode::from(chariot::spsa::cli::main(args)),
         Some(Command::Magics { seed }) => {
             print!("{}", chariot::attacks::finder::generate(seed));

@@ -365,7 +365,7 @@ impl Engine {
             start: Instant::now(),
             budget,
             move_rule: self.options.move_rule,
-            multipv: self.options.multipv,
+            multipv: limits.lines.unwrap_or(self.options.multipv).clamp(1, 128),
             params: self.options.params.clone(),
             limits,
         };

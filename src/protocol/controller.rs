@@ -171,6 +171,8 @@ pub struct Controller {
     pub(super) last_root: Option<(u64, SearchResult)>,
     /// XBoard game state.
     pub(super) xb: xboard::State,
+    /// Strength limit, book and score output settings.
+    pub(super) play: super::play::PlaySettings,
     /// Commands put off until the engine can take them, handled in order after the current
     /// event once the controller is not [`Busy`] (e.g. commands that arrived during a `Hash`
     /// change, or XBoard commands that arrived while the engine thought on its move).
@@ -203,6 +205,7 @@ impl Controller {
             scores: ScoreHistory::default(),
             last_root: None,
             xb: xboard::State::default(),
+            play: super::play::PlaySettings::default(),
             pending: VecDeque::new(),
             busy: Busy::Idle,
             next_job: 0,
@@ -508,15 +511,19 @@ impl Controller {
             .into_iter()
             .find(|m| !limits.ban_moves.contains(m))
             .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m));
-        self.search = Some(ActiveSearch {
+        let search = ActiveSearch {
             id,
             purpose,
             base: self.base,
             game_ply: pos.game_ply(),
             key: pos.key(),
             fallback,
-        });
-        self.engine.go(pos, limits, reporter);
+        };
+        // The book may answer at once; otherwise the search starts with the strength limit
+        // and the score output of `play`.
+        if let Some((search, result)) = self.play_search(search, pos, limits, reporter) {
+            self.search_finished(search, result);
+        }
     }
 
     /// Forgets the running search (the caller stops it or has its result). Commands that
@@ -600,6 +607,7 @@ impl Controller {
             Setting::Debug(on) => self.settings.debug = on,
             Setting::NewGame => self.new_game(),
             Setting::Claims(policy) => self.settings.claims = policy,
+            Setting::Play(p) => self.apply_play(p),
             Setting::SearchParam(name, value) => {
                 // The parser offers parameters only where they can be set, within range.
                 let set = self.engine.set_search_param(name, value);

@@ -12,6 +12,7 @@
 pub mod command;
 pub mod controller;
 pub mod options;
+pub mod play;
 pub mod policy;
 pub mod ranks;
 pub mod ucci;

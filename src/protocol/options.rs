@@ -5,11 +5,13 @@
 
 use std::fmt;
 
+use super::play::{PlaySetting, BUILTIN_BOOK, DEFAULT_BOOK_DEPTH};
 use super::ranks::RankMode;
 use super::xboard::ClaimPolicy;
 use super::Dialect;
 use crate::rules::MoveCountRule;
 use crate::search::params::{SearchParams, SPECS, TUNABLE};
+use crate::search::skill;
 
 /// Every setting the engine understands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +44,22 @@ pub enum OptionId {
     NewGame,
     /// XBoard: which game ends the engine claims with `RESULT`.
     Claims,
+    /// Strength limit by level (0–20; 20 is full strength).
+    SkillLevel,
+    /// Strength limit by Elo (`UCI_LimitStrength`).
+    LimitStrength,
+    /// The Elo of the strength limit (`UCI_Elo`).
+    Elo,
+    /// Win/draw/loss chances in `info` lines (UCI).
+    ShowWdl,
+    /// Seed of the random draws of the book and the strength limit (0: fresh draws).
+    RandomSeed,
+    /// Play book moves.
+    OwnBook,
+    /// The book file.
+    BookFile,
+    /// Consult the book in the first N plies.
+    BookDepth,
 }
 
 /// The type and range of an option.
@@ -63,6 +81,11 @@ pub enum Kind {
     },
     /// An action without value.
     Button,
+    /// Free text (a file name).
+    Text {
+        /// Default value.
+        default: &'static str,
+    },
     /// One of a fixed list of words.
     Combo {
         /// Default value.
@@ -104,6 +127,8 @@ impl OptionSpec {
 pub const MAX_HASH_MB: i64 = 65536;
 /// Most search threads.
 pub const MAX_THREADS: i64 = 256;
+/// Largest `Random Seed`.
+pub const MAX_SEED: i64 = 2_147_483_647;
 
 /// The option table.
 pub const OPTIONS: &[OptionSpec] = &[
@@ -247,10 +272,92 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
         help: "game ends claimed with RESULT: safe (what a strict referee accepts) or all",
     },
+    OptionSpec {
+        id: OptionId::SkillLevel,
+        uci: Some("Skill Level"),
+        ucci: Some("skilllevel"),
+        xboard: Some("Skill Level"),
+        kind: Kind::Spin {
+            default: skill::MAX_LEVEL as i64,
+            min: 0,
+            max: skill::MAX_LEVEL as i64,
+        },
+        help: "playing strength 0-20 (20: full strength; see docs/engine.md)",
+    },
+    OptionSpec {
+        id: OptionId::LimitStrength,
+        uci: Some("UCI_LimitStrength"),
+        ucci: Some("limitstrength"),
+        xboard: Some("Limit Strength"),
+        kind: Kind::Check { default: false },
+        help: "play at the strength of the Elo option instead of the skill level",
+    },
+    OptionSpec {
+        id: OptionId::Elo,
+        uci: Some("UCI_Elo"),
+        ucci: Some("elo"),
+        xboard: Some("Elo"),
+        kind: Kind::Spin {
+            default: skill::ELO_MIN as i64,
+            min: skill::ELO_MIN as i64,
+            max: skill::ELO_MAX as i64,
+        },
+        help: "strength when limited, on the measured scale of docs/engine.md",
+    },
+    OptionSpec {
+        id: OptionId::ShowWdl,
+        uci: Some("UCI_ShowWDL"),
+        ucci: None,
+        xboard: None,
+        kind: Kind::Check { default: false },
+        help: "add win/draw/loss chances (per mille) to info lines",
+    },
+    OptionSpec {
+        id: OptionId::RandomSeed,
+        uci: Some("Random Seed"),
+        ucci: Some("randomseed"),
+        xboard: Some("Random Seed"),
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: MAX_SEED,
+        },
+        help: "seed of the book and skill draws (0: fresh draws; other values repeat)",
+    },
+    OptionSpec {
+        id: OptionId::OwnBook,
+        uci: Some("OwnBook"),
+        ucci: Some("usebook"),
+        xboard: Some("OwnBook"),
+        kind: Kind::Check { default: false },
+        help: "play moves from the opening book",
+    },
+    OptionSpec {
+        id: OptionId::BookFile,
+        uci: Some("BookFile"),
+        ucci: Some("bookfiles"),
+        xboard: Some("BookFile"),
+        kind: Kind::Text {
+            default: BUILTIN_BOOK,
+        },
+        help: "opening book file (<built-in>: the book compiled in; see docs/engine.md)",
+    },
+    OptionSpec {
+        id: OptionId::BookDepth,
+        uci: Some("BookDepth"),
+        ucci: Some("bookdepth"),
+        xboard: Some("BookDepth"),
+        kind: Kind::Spin {
+            default: DEFAULT_BOOK_DEPTH as i64,
+            min: 0,
+            max: 1000,
+        },
+        help: "consult the book in the first N plies of the game",
+    },
 ];
 
 /// A typed option value, ready to apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setting {
     /// Hash size in MiB.
     Hash(usize),
@@ -280,6 +387,8 @@ pub enum Setting {
     NewGame,
     /// XBoard claim policy.
     Claims(ClaimPolicy),
+    /// Strength, book and output options (see [`super::play`]).
+    Play(PlaySetting),
     /// A search parameter (only in `--features tune` builds, UCI only).
     SearchParam(&'static str, i32),
 }
@@ -433,6 +542,14 @@ pub fn parse_setting(
             let v = word()?;
             Setting::Claims(v.parse().map_err(|_| bad(v, "safe or all".into()))?)
         }
+        OptionId::SkillLevel => Setting::Play(PlaySetting::SkillLevel(int()? as u32)),
+        OptionId::LimitStrength => Setting::Play(PlaySetting::LimitStrength(boolean()?)),
+        OptionId::Elo => Setting::Play(PlaySetting::Elo(int()? as i32)),
+        OptionId::ShowWdl => Setting::Play(PlaySetting::ShowWdl(boolean()?)),
+        OptionId::RandomSeed => Setting::Play(PlaySetting::RandomSeed(int()? as u64)),
+        OptionId::OwnBook => Setting::Play(PlaySetting::OwnBook(boolean()?)),
+        OptionId::BookFile => Setting::Play(PlaySetting::BookFile(word()?.to_string())),
+        OptionId::BookDepth => Setting::Play(PlaySetting::BookDepth(int()? as u32)),
     })
 }
 
@@ -488,6 +605,9 @@ pub fn uci_lines() -> Vec<String> {
                     format!("option name {name} type check default {default}")
                 }
                 Kind::Button => format!("option name {name} type button"),
+                Kind::Text { default } => {
+                    format!("option name {name} type string default {default}")
+                }
                 Kind::Combo { default, vars } => {
                     let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
                     format!("option name {name} type combo default {default}{vars}")
@@ -510,6 +630,7 @@ pub fn ucci_lines() -> Vec<String> {
                 }
                 Kind::Check { default } => format!("option {name} type check default {default}"),
                 Kind::Button => format!("option {name} type button"),
+                Kind::Text { default } => format!("option {name} type string default {default}"),
                 Kind::Combo { default, vars } => {
                     let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
                     format!("option {name} type combo{vars} default {default}")
@@ -529,6 +650,7 @@ pub fn xboard_lines() -> Vec<String> {
                 Kind::Spin { default, min, max } => format!("{name} -spin {default} {min} {max}"),
                 Kind::Check { default } => format!("{name} -check {}", default as u8),
                 Kind::Button => format!("{name} -button"),
+                Kind::Text { default } => format!("{name} -file {default}"),
                 Kind::Combo { default, vars } => {
                     let choices: Vec<String> = vars
                         .iter()

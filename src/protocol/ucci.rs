@@ -346,7 +346,7 @@ impl Controller {
         if !mv.is_null() && pos.is_legal(mv) {
             s += &format!(" bestmove {}", ranks::format_move(mv, RankBase::Zero));
         }
-        let v = ucci_score(score);
+        let v = ucci_score(crate::wdl::normalize(score));
         let depth = depth.max(0);
         if matches!(bound, Bound::Lower | Bound::Exact) {
             s += &format!(" lowerbound {v} depth {depth}");

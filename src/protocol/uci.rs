@@ -210,9 +210,12 @@ pub fn format_info(info: &SearchInfo, base: RankBase) -> String {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
+    let wdl = info
+        .wdl
+        .map_or(String::new(), |[w, d, l]| format!(" wdl {w} {d} {l}"));
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} \
-         time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} \
+         hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -375,7 +378,7 @@ impl Controller {
             infinite: go.infinite,
             ponder: go.ponder,
             search_moves,
-            ban_moves: Vec::new(),
+            ..Limits::default()
         })
     }
 

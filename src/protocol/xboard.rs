@@ -529,7 +529,7 @@ impl Controller {
                 self.xb_configure(EngineCommand::Cores(n), line, |c| c.set_threads(n))
             }
             EngineCommand::SetOption(setting) => {
-                let cmd = EngineCommand::SetOption(setting);
+                let cmd = EngineCommand::SetOption(setting.clone());
                 self.xb_configure(cmd, line, |c| c.apply_setting(setting))
             }
             EngineCommand::GameResult(_) => {
@@ -548,7 +548,7 @@ impl Controller {
                     self.out.line(&format!("Hint: {m}"));
                 }
             }
-            EngineCommand::Book => self.out.lines(&[" no book", ""]),
+            EngineCommand::Book => self.out.lines(&self.book_listing()),
             EngineCommand::Quit => self.shutdown(),
             EngineCommand::Display => self.xb_comment(&self.pos.to_string()),
             EngineCommand::Eval => self.xb_comment(&crate::eval::describe(&self.pos)),

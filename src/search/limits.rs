@@ -41,4 +41,7 @@ pub struct Limits {
     pub search_moves: Vec<Move>,
     /// Never these root moves (UCCI `banmoves`).
     pub ban_moves: Vec<Move>,
+    /// Search this many principal variations instead of the engine's `MultiPV` setting (the
+    /// strength limit chooses among several lines, see [`skill`](super::skill)).
+    pub lines: Option<usize>,
 }

@@ -13,6 +13,7 @@ pub mod params;
 pub mod report;
 pub mod score;
 pub mod see;
+pub mod skill;
 pub mod timeman;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -416,6 +417,7 @@ impl Worker {
             time: shared.start.elapsed(),
             hashfull: shared.tt.hashfull(),
             pv: rm.pv.clone(),
+            wdl: None,
         }
     }
 

@@ -45,6 +45,9 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// Principal variation, all moves legal in sequence.
     pub pv: Vec<Move>,
+    /// Win, draw and loss chances in per mille, when asked for (filled in by the protocol
+    /// layer, see `crate::wdl`; the search leaves it `None`).
+    pub wdl: Option<[u32; 3]>,
 }
 
 impl SearchInfo {
