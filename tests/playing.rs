@@ -474,7 +474,9 @@ fn bad_book_files_are_reported_and_the_engine_searches() {
     let garbage = temp("garbage.cbk");
     std::fs::write(&garbage, b"CHRTBOOK but not really a book at all").unwrap();
     let missing = temp("missing.cbk");
-    for file in [&garbage, &missing] {
+    // A device would be read for ever if the engine did not look before reading.
+    let device = PathBuf::from("/dev/zero");
+    for file in [&garbage, &missing, &device] {
         let mut e = uci();
         e.send("setoption name OwnBook value true");
         e.send(&format!("setoption name BookFile value {}", file.display()));

@@ -84,13 +84,31 @@ impl Book {
     }
 
     /// Reads and decodes the book at `path`.
+    /// Only regular files are read, and never more than [`MAX_FILE_BYTES`]: a device such as
+    /// `/dev/zero` or a FIFO would otherwise be read for ever.
     pub fn load(path: &Path) -> Result<Book, BookError> {
+        use std::io::Read as _;
         let io = |e: std::io::Error| BookError::Io(format!("cannot read {}: {e}", path.display()));
-        let size = std::fs::metadata(path).map_err(io)?.len();
-        if size > MAX_FILE_BYTES {
-            return Err(BookError::TooLarge(size));
+        // Looked at before opening: opening a FIFO would already wait for a writer.
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(BookError::Io(format!(
+                "{} is not a regular file",
+                path.display()
+            )));
         }
-        Book::from_bytes(&std::fs::read(path).map_err(io)?)
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(BookError::TooLarge(meta.len()));
+        }
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(BookError::TooLarge(bytes.len() as u64));
+        }
+        Book::from_bytes(&bytes)
     }
 
     /// The file bytes of this book.
@@ -215,6 +233,19 @@ mod tests {
             key: pos.key(),
             mv: mv.parse().unwrap(),
             weight,
+        }
+    }
+
+    #[test]
+    fn only_regular_files_are_loaded() {
+        for path in ["/dev/zero", "/dev/null", "/"] {
+            if Path::new(path).exists() {
+                let err = Book::load(Path::new(path)).unwrap_err();
+                assert!(
+                    err.to_string().contains("not a regular file"),
+                    "{path}: {err}"
+                );
+            }
         }
     }
 
