@@ -6,9 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use super::dialect::Dialect;
 use super::options::{OptionError, Setting};
 use super::ranks::{MoveText, ParseMoveTextError};
-use super::Dialect;
 
 /// Longest accepted input line in bytes (a 50 000-ply move list fits).
 pub const MAX_LINE_BYTES: usize = 256 * 1024;

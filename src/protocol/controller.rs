@@ -22,11 +22,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::command::{clip, CommandError, EngineCommand, PositionSpec, Setup};
+use super::dialect::Dialect;
 use super::options::{self, Setting};
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase, RankMode};
 use super::xboard::{self, ClaimPolicy};
-use super::{Dialect, Event, Output};
+use super::{Event, Output};
 use crate::movegen::legal_moves;
 use crate::movegen::perft::{self, Partial};
 use crate::position::Position;

@@ -11,6 +11,7 @@
 
 pub mod command;
 pub mod controller;
+pub mod dialect;
 pub mod options;
 pub mod policy;
 pub mod ranks;
@@ -18,7 +19,8 @@ pub mod ucci;
 pub mod uci;
 pub mod xboard;
 
-use std::fmt;
+pub use dialect::Dialect;
+
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -26,30 +28,6 @@ use std::sync::{Arc, Mutex};
 use command::{CommandError, EngineCommand, Greeting, MAX_LINE_BYTES};
 
 use crate::search::report::SearchResult;
-
-/// The protocol family chosen by the first line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// UCI as Pikafish speaks it (`uci`).
-    Uci,
-    /// UCI as Chinese "Cyclone" GUIs speak it (`ucicyclone`, or a bare `fen …`/`startpos …`).
-    Cyclone,
-    /// UCCI 3.0 (`ucci`).
-    Ucci,
-    /// XBoard / CECP v2 (`xboard`).
-    Xboard,
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dialect::Uci => "UCI",
-            Dialect::Cyclone => "UCI (Cyclone)",
-            Dialect::Ucci => "UCCI",
-            Dialect::Xboard => "XBoard",
-        })
-    }
-}
 
 /// The protocol output: whole lines, flushed one by one, shared by the controller and the
 /// search thread. Write errors (a closed pipe) are logged and otherwise ignored.

@@ -5,9 +5,9 @@
 
 use std::fmt;
 
+use super::dialect::Dialect;
 use super::ranks::RankMode;
 use super::xboard::ClaimPolicy;
-use super::Dialect;
 use crate::rules::MoveCountRule;
 use crate::search::params::{SearchParams, SPECS, TUNABLE};
 

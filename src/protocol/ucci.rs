@@ -27,11 +27,12 @@ use std::time::Duration;
 
 use super::command::{decimal, number, parse_position, CommandError, EngineCommand, UcciGo};
 use super::controller::{ActiveSearch, Controller, Purpose};
+use super::dialect::Dialect;
 use super::options;
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase};
 use super::uci::MAX_PERFT_DEPTH;
-use super::{Dialect, Event, Output};
+use super::{Event, Output};
 use crate::search::limits::{Clock, Limits};
 use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};
 

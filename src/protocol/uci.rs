@@ -18,9 +18,10 @@ use std::time::Duration;
 
 use super::command::{clock_reading, number, parse_position, CommandError, EngineCommand, UciGo};
 use super::controller::{ActiveSearch, Controller, Purpose};
+use super::dialect::Dialect;
 use super::options::{self, Setting};
 use super::ranks::{self, MoveText, RankBase, RankMode};
-use super::{Dialect, Event, Output};
+use super::{Event, Output};
 use crate::search::limits::{Clock, Limits};
 use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};
 use crate::types::Color;
