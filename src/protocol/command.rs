@@ -13,6 +13,9 @@ use super::ranks::{MoveText, ParseMoveTextError};
 /// Longest accepted input line in bytes (a 50 000-ply move list fits).
 pub const MAX_LINE_BYTES: usize = 256 * 1024;
 
+/// Deepest `go perft` (the tools' bound, see `movegen::perft::MAX_DEPTH`).
+pub const MAX_PERFT_DEPTH: u64 = crate::movegen::perft::MAX_DEPTH as u64;
+
 /// Where a `position` (or `probe`) starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setup {

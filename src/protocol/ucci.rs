@@ -25,13 +25,14 @@ use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::command::{decimal, number, parse_position, CommandError, EngineCommand, UcciGo};
+use super::command::{
+    decimal, number, parse_position, CommandError, EngineCommand, UcciGo, MAX_PERFT_DEPTH,
+};
 use super::controller::{ActiveSearch, Controller, Purpose};
 use super::dialect::Dialect;
 use super::options;
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase};
-use super::uci::MAX_PERFT_DEPTH;
 use super::{Event, Output};
 use crate::search::limits::{Clock, Limits};
 use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};

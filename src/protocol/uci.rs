@@ -16,7 +16,9 @@ use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::command::{clock_reading, number, parse_position, CommandError, EngineCommand, UciGo};
+use super::command::{
+    clock_reading, number, parse_position, CommandError, EngineCommand, UciGo, MAX_PERFT_DEPTH,
+};
 use super::controller::{ActiveSearch, Controller, Purpose};
 use super::dialect::Dialect;
 use super::options::{self, Setting};
@@ -25,9 +27,6 @@ use super::{Event, Output};
 use crate::search::limits::{Clock, Limits};
 use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};
 use crate::types::Color;
-
-/// Deepest `go perft` (the tools' bound, see `movegen::perft::MAX_DEPTH`).
-pub const MAX_PERFT_DEPTH: u64 = crate::movegen::perft::MAX_DEPTH as u64;
 
 const HELP: &[&str] = &[
     "uci                          identify, list options, uciok",

@@ -40,13 +40,14 @@ use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::command::{clip, clock_reading, decimal, number, CommandError, EngineCommand, Level};
+use super::command::{
+    clip, clock_reading, decimal, number, CommandError, EngineCommand, Level, MAX_PERFT_DEPTH,
+};
 use super::controller::{ActiveSearch, Busy, Controller, Purpose};
 use super::dialect::Dialect;
 use super::options::{self, MAX_HASH_MB, MAX_THREADS};
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase};
-use super::uci::MAX_PERFT_DEPTH;
 use super::{Event, Output};
 use crate::game::Game;
 use crate::position::{Position, START_FEN};
