@@ -23,10 +23,10 @@ use std::time::{Duration, Instant};
 
 use super::command::{clip, CommandError, EngineCommand, PositionSpec, Setup};
 use super::dialect::Dialect;
-use super::options::{self, Setting};
+use super::options::{self, ClaimPolicy, Setting};
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase, RankMode};
-use super::xboard::{self, ClaimPolicy};
+use super::xboard;
 use super::{Event, Output};
 use crate::movegen::legal_moves;
 use crate::movegen::perft::{self, Partial};

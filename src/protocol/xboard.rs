@@ -33,8 +33,6 @@
 //!
 //! Draw offers and resignation follow [`policy`](super::policy).
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
@@ -55,37 +53,6 @@ use crate::rules::{EndReason, GameResult};
 use crate::search::limits::{Clock, Limits};
 use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};
 use crate::types::{Color, Move};
-
-/// Which game ends the engine claims with `RESULT` (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ClaimPolicy {
-    /// Only what a strict referee accepts.
-    #[default]
-    Safe,
-    /// Everything the rules of docs/rules.md decide.
-    All,
-}
-
-impl FromStr for ClaimPolicy {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<ClaimPolicy, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "safe" => Ok(ClaimPolicy::Safe),
-            "all" => Ok(ClaimPolicy::All),
-            _ => Err(s.to_string()),
-        }
-    }
-}
-
-impl fmt::Display for ClaimPolicy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ClaimPolicy::Safe => "safe",
-            ClaimPolicy::All => "all",
-        })
-    }
-}
 
 /// XBoard's default time control when none was sent: 40 moves in 5 minutes.
 const DEFAULT_LEVEL: Level = Level {
@@ -674,8 +641,8 @@ impl Controller {
             return false;
         };
         match self.settings.claims {
-            super::xboard::ClaimPolicy::All => true,
-            super::xboard::ClaimPolicy::Safe => match reason {
+            super::options::ClaimPolicy::All => true,
+            super::options::ClaimPolicy::Safe => match reason {
                 EndReason::Checkmate | EndReason::Stalemate | EndReason::Repetition => true,
                 EndReason::PerpetualCheck | EndReason::PerpetualChase => {
                     winner.is_some() && winner != self.xb.engine_side
