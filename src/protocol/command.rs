@@ -464,15 +464,6 @@ impl FromStr for Greeting {
     }
 }
 
-/// Parses one line of `dialect`.
-pub fn parse_line(dialect: Dialect, line: &str) -> Result<EngineCommand, CommandError> {
-    match dialect {
-        Dialect::Uci | Dialect::Cyclone => super::uci::parse(line, dialect == Dialect::Cyclone),
-        Dialect::Ucci => super::ucci::parse(line),
-        Dialect::Xboard => super::xboard::parse(line),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -130,6 +130,15 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Line> {
     Ok(Line::Text(text.trim().to_string()))
 }
 
+/// Parses one line of `dialect`.
+pub fn parse_line(dialect: Dialect, line: &str) -> Result<EngineCommand, CommandError> {
+    match dialect {
+        Dialect::Uci | Dialect::Cyclone => uci::parse(line, dialect == Dialect::Cyclone),
+        Dialect::Ucci => ucci::parse(line),
+        Dialect::Xboard => xboard::parse(line),
+    }
+}
+
 /// Turns input lines into events: the first meaningful line selects the dialect, later lines
 /// are parsed in it. Shared by the reader thread and [`Session`].
 #[derive(Default)]
@@ -151,7 +160,7 @@ impl LineReader {
                 if text.is_empty() {
                     return Vec::new();
                 }
-                let parsed = command::parse_line(d, &text);
+                let parsed = parse_line(d, &text);
                 Event::Command { line: text, parsed }
             }
             (Line::Text(text), None) => match text.parse::<Greeting>() {
@@ -159,7 +168,7 @@ impl LineReader {
                 Ok(Greeting::Select { dialect: d, replay }) => {
                     self.dialect = Some(d);
                     let parsed = if replay {
-                        command::parse_line(d, &text)
+                        parse_line(d, &text)
                     } else {
                         Ok(EngineCommand::Hello)
                     };
