@@ -23,11 +23,12 @@ use std::time::{Duration, Instant};
 
 use super::command::{clip, CommandError, EngineCommand, PositionSpec, Setup};
 use super::dialect::Dialect;
+use super::event::Event;
 use super::options::{self, ClaimPolicy, Setting};
+use super::output::Output;
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase, RankMode};
 use super::xboard;
-use super::{Event, Output};
 use crate::movegen::legal_moves;
 use crate::movegen::perft::{self, Partial};
 use crate::position::Position;

@@ -12,7 +12,9 @@
 pub mod command;
 pub mod controller;
 pub mod dialect;
+pub mod event;
 pub mod options;
+pub mod output;
 pub mod policy;
 pub mod ranks;
 pub mod ucci;
@@ -20,82 +22,13 @@ pub mod uci;
 pub mod xboard;
 
 pub use dialect::Dialect;
+pub use event::Event;
+pub use output::Output;
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
 
 use command::{CommandError, EngineCommand, Greeting, MAX_LINE_BYTES};
-
-use crate::search::report::SearchResult;
-
-/// The protocol output: whole lines, flushed one by one, shared by the controller and the
-/// search thread. Write errors (a closed pipe) are logged and otherwise ignored.
-#[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    /// Output to `w`.
-    pub fn new(w: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new(Box::new(w))))
-    }
-
-    /// Writes one line.
-    pub fn line(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = writeln!(w, "{text}").and_then(|_| w.flush()) {
-            log::debug!("cannot write to the GUI: {e}");
-        }
-    }
-
-    /// Writes several lines at once (no other line comes between them).
-    pub fn lines<S: AsRef<str>>(&self, lines: &[S]) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let result = lines.iter().try_for_each(|l| writeln!(w, "{}", l.as_ref()));
-        if let Err(e) = result.and_then(|_| w.flush()) {
-            log::debug!("cannot write to the GUI: {e}");
-        }
-    }
-}
-
-/// What the controller reacts to: input from the reader thread and results from the search.
-#[derive(Debug)]
-pub enum Event {
-    /// A line before any dialect was selected that selects none.
-    Unrecognized(String),
-    /// The first line chose a dialect.
-    Select(Dialect),
-    /// A parsed line (or why it did not parse), with the line as received.
-    Command {
-        /// The input line (trimmed).
-        line: String,
-        /// The command or the error.
-        parsed: Result<EngineCommand, CommandError>,
-    },
-    /// `help` before any dialect.
-    Help,
-    /// End of input (or `quit` before any dialect).
-    Eof,
-    /// A background configuration change of the engine was made (one per change).
-    Configured {
-        /// What to tell the user (e.g. the hash size allocated).
-        notes: Vec<String>,
-    },
-    /// A `perft` or `bench` job ended (finished or stopped).
-    JobDone {
-        /// The job.
-        id: u64,
-        /// Its output lines.
-        lines: Vec<String>,
-    },
-    /// A search finished.
-    SearchDone {
-        /// The search it belongs to.
-        id: u64,
-        /// Its result.
-        result: SearchResult,
-    },
-}
 
 /// One input line as read.
 enum Line {

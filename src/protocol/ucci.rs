@@ -30,10 +30,11 @@ use super::command::{
 };
 use super::controller::{ActiveSearch, Controller, Purpose};
 use super::dialect::Dialect;
+use super::event::Event;
 use super::options;
+use super::output::Output;
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase};
-use super::{Event, Output};
 use crate::search::limits::{Clock, Limits};
 use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};
 

@@ -21,9 +21,10 @@ use super::command::{
 };
 use super::controller::{ActiveSearch, Controller, Purpose};
 use super::dialect::Dialect;
+use super::event::Event;
 use super::options::{self, Setting};
+use super::output::Output;
 use super::ranks::{self, MoveText, RankBase, RankMode};
-use super::{Event, Output};
 use crate::search::limits::{Clock, Limits};
 use crate::search::report::{Bound, Reporter, Score, SearchInfo, SearchResult};
 use crate::types::Color;

@@ -43,10 +43,11 @@ use super::command::{
 };
 use super::controller::{ActiveSearch, Busy, Controller, Purpose};
 use super::dialect::Dialect;
+use super::event::Event;
 use super::options::{self, MAX_HASH_MB, MAX_THREADS};
+use super::output::Output;
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase};
-use super::{Event, Output};
 use crate::game::Game;
 use crate::position::{Position, START_FEN};
 use crate::rules::{EndReason, GameResult};
