@@ -15,6 +15,8 @@
 //! The dialect handlers live next to their parsers (`impl Controller` blocks in `uci.rs`,
 //! `ucci.rs` and `xboard.rs`); the shared plumbing is here.
 
+pub mod uci;
+
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
