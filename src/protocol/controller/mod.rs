@@ -15,6 +15,7 @@
 //! The dialect handlers live next to their parsers (`impl Controller` blocks in `uci.rs`,
 //! `ucci.rs` and `xboard.rs`); the shared plumbing is here.
 
+pub mod ucci;
 pub mod uci;
 
 use std::collections::VecDeque;
