@@ -7,6 +7,10 @@
 //! (searches run on the engine's own thread and report through one reporter per dialect).
 //! Everything below this layer speaks ranks 0–9; [`ranks`] converts for GUIs that use 1–10.
 //!
+//! The modules depend on each other one way: the dialect parsers ([`uci`], [`ucci`],
+//! [`xboard`]) know only the command types, options and ranks below them; the controller and
+//! its dialect handlers sit above the parsers; this module, on top, ties them together.
+//!
 //! stdout carries only protocol lines; logs go to stderr through `log`.
 
 pub mod command;
