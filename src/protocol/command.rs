@@ -6,12 +6,15 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use super::dialect::Dialect;
 use super::options::{OptionError, Setting};
 use super::ranks::{MoveText, ParseMoveTextError};
-use super::Dialect;
 
 /// Longest accepted input line in bytes (a 50 000-ply move list fits).
 pub const MAX_LINE_BYTES: usize = 256 * 1024;
+
+/// Deepest `go perft` (the tools' bound, see `movegen::perft::MAX_DEPTH`).
+pub const MAX_PERFT_DEPTH: u64 = crate::movegen::perft::MAX_DEPTH as u64;
 
 /// Where a `position` (or `probe`) starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -458,15 +461,6 @@ impl FromStr for Greeting {
             "help" => Greeting::Help,
             other => Greeting::Unknown(other.to_string()),
         })
-    }
-}
-
-/// Parses one line of `dialect`.
-pub fn parse_line(dialect: Dialect, line: &str) -> Result<EngineCommand, CommandError> {
-    match dialect {
-        Dialect::Uci | Dialect::Cyclone => super::uci::parse(line, dialect == Dialect::Cyclone),
-        Dialect::Ucci => super::ucci::parse(line),
-        Dialect::Xboard => super::xboard::parse(line),
     }
 }
 

@@ -7,11 +7,18 @@
 //! (searches run on the engine's own thread and report through one reporter per dialect).
 //! Everything below this layer speaks ranks 0–9; [`ranks`] converts for GUIs that use 1–10.
 //!
+//! The modules depend on each other one way: the dialect parsers ([`uci`], [`ucci`],
+//! [`xboard`]) know only the command types, options and ranks below them; the controller and
+//! its dialect handlers sit above the parsers; this module, on top, ties them together.
+//!
 //! stdout carries only protocol lines; logs go to stderr through `log`.
 
 pub mod command;
 pub mod controller;
+pub mod dialect;
+pub mod event;
 pub mod options;
+pub mod output;
 pub mod play;
 pub mod policy;
 pub mod ranks;
@@ -19,106 +26,14 @@ pub mod ucci;
 pub mod uci;
 pub mod xboard;
 
-use std::fmt;
+pub use dialect::Dialect;
+pub use event::Event;
+pub use output::Output;
+
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
 
 use command::{CommandError, EngineCommand, Greeting, MAX_LINE_BYTES};
-
-use crate::search::report::SearchResult;
-
-/// The protocol family chosen by the first line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// UCI as Pikafish speaks it (`uci`).
-    Uci,
-    /// UCI as Chinese "Cyclone" GUIs speak it (`ucicyclone`, or a bare `fen …`/`startpos …`).
-    Cyclone,
-    /// UCCI 3.0 (`ucci`).
-    Ucci,
-    /// XBoard / CECP v2 (`xboard`).
-    Xboard,
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dialect::Uci => "UCI",
-            Dialect::Cyclone => "UCI (Cyclone)",
-            Dialect::Ucci => "UCCI",
-            Dialect::Xboard => "XBoard",
-        })
-    }
-}
-
-/// The protocol output: whole lines, flushed one by one, shared by the controller and the
-/// search thread. Write errors (a closed pipe) are logged and otherwise ignored.
-#[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    /// Output to `w`.
-    pub fn new(w: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new(Box::new(w))))
-    }
-
-    /// Writes one line.
-    pub fn line(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = writeln!(w, "{text}").and_then(|_| w.flush()) {
-            log::debug!("cannot write to the GUI: {e}");
-        }
-    }
-
-    /// Writes several lines at once (no other line comes between them).
-    pub fn lines<S: AsRef<str>>(&self, lines: &[S]) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let result = lines.iter().try_for_each(|l| writeln!(w, "{}", l.as_ref()));
-        if let Err(e) = result.and_then(|_| w.flush()) {
-            log::debug!("cannot write to the GUI: {e}");
-        }
-    }
-}
-
-/// What the controller reacts to: input from the reader thread and results from the search.
-#[derive(Debug)]
-pub enum Event {
-    /// A line before any dialect was selected that selects none.
-    Unrecognized(String),
-    /// The first line chose a dialect.
-    Select(Dialect),
-    /// A parsed line (or why it did not parse), with the line as received.
-    Command {
-        /// The input line (trimmed).
-        line: String,
-        /// The command or the error.
-        parsed: Result<EngineCommand, CommandError>,
-    },
-    /// `help` before any dialect.
-    Help,
-    /// End of input (or `quit` before any dialect).
-    Eof,
-    /// A background configuration change of the engine was made (one per change).
-    Configured {
-        /// What to tell the user (e.g. the hash size allocated).
-        notes: Vec<String>,
-    },
-    /// A `perft` or `bench` job ended (finished or stopped).
-    JobDone {
-        /// The job.
-        id: u64,
-        /// Its output lines.
-        lines: Vec<String>,
-    },
-    /// A search finished.
-    SearchDone {
-        /// The search it belongs to.
-        id: u64,
-        /// Its result.
-        result: SearchResult,
-    },
-}
 
 /// One input line as read.
 enum Line {
@@ -153,6 +68,15 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Line> {
     Ok(Line::Text(text.trim().to_string()))
 }
 
+/// Parses one line of `dialect`.
+pub fn parse_line(dialect: Dialect, line: &str) -> Result<EngineCommand, CommandError> {
+    match dialect {
+        Dialect::Uci | Dialect::Cyclone => uci::parse(line, dialect == Dialect::Cyclone),
+        Dialect::Ucci => ucci::parse(line),
+        Dialect::Xboard => xboard::parse(line),
+    }
+}
+
 /// Turns input lines into events: the first meaningful line selects the dialect, later lines
 /// are parsed in it. Shared by the reader thread and [`Session`].
 #[derive(Default)]
@@ -174,7 +98,7 @@ impl LineReader {
                 if text.is_empty() {
                     return Vec::new();
                 }
-                let parsed = command::parse_line(d, &text);
+                let parsed = parse_line(d, &text);
                 Event::Command { line: text, parsed }
             }
             (Line::Text(text), None) => match text.parse::<Greeting>() {
@@ -182,7 +106,7 @@ impl LineReader {
                 Ok(Greeting::Select { dialect: d, replay }) => {
                     self.dialect = Some(d);
                     let parsed = if replay {
-                        command::parse_line(d, &text)
+                        parse_line(d, &text)
                     } else {
                         Ok(EngineCommand::Hello)
                     };

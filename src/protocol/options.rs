@@ -4,11 +4,11 @@
 //! [`Setting`]; listing prints the table in the dialect's own form.
 
 use std::fmt;
+use std::str::FromStr;
 
+use super::dialect::Dialect;
 use super::play::{PlaySetting, BUILTIN_BOOK, DEFAULT_BOOK_DEPTH};
 use super::ranks::RankMode;
-use super::xboard::ClaimPolicy;
-use super::Dialect;
 use crate::rules::MoveCountRule;
 use crate::search::params::{SearchParams, SPECS, TUNABLE};
 use crate::search::skill;
@@ -355,6 +355,37 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "consult the book in the first N plies of the game",
     },
 ];
+
+/// Which game ends the engine claims with `RESULT` (see [`xboard`](super::xboard)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ClaimPolicy {
+    /// Only what a strict referee accepts.
+    #[default]
+    Safe,
+    /// Everything the rules of docs/rules.md decide.
+    All,
+}
+
+impl FromStr for ClaimPolicy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ClaimPolicy, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "safe" => Ok(ClaimPolicy::Safe),
+            "all" => Ok(ClaimPolicy::All),
+            _ => Err(s.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for ClaimPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ClaimPolicy::Safe => "safe",
+            ClaimPolicy::All => "all",
+        })
+    }
+}
 
 /// A typed option value, ready to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,8 +12,16 @@
 //! session at once, and, during `perft`/`bench`, `stop` (which ends the job) and `isready`
 //! (answered at once, as during a search).
 //!
-//! The dialect handlers live next to their parsers (`impl Controller` blocks in `uci.rs`,
-//! `ucci.rs` and `xboard.rs`); the shared plumbing is here.
+//! The dialect handlers are the child modules [`uci`], [`ucci`] and [`xboard`] (their
+//! `impl Controller` blocks, reporters and help texts, and XBoard's game state), and [`play`]
+//! handles the strength, book and score options for all of them; the shared
+//! plumbing is here. The dialects' parsers and formatters below this module
+//! ([`protocol::uci`](super::uci) and the others) know nothing of the controller.
+
+pub mod play;
+pub mod ucci;
+pub mod uci;
+pub mod xboard;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,11 +30,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::command::{clip, CommandError, EngineCommand, PositionSpec, Setup};
-use super::options::{self, Setting};
+use super::dialect::Dialect;
+use super::event::Event;
+use super::options::{self, ClaimPolicy, Setting};
+use super::output::Output;
 use super::policy::ScoreHistory;
 use super::ranks::{self, MoveText, RankBase, RankMode};
-use super::xboard::{self, ClaimPolicy};
-use super::{Dialect, Event, Output};
 use crate::movegen::legal_moves;
 use crate::movegen::perft::{self, Partial};
 use crate::position::Position;
@@ -448,7 +457,7 @@ impl Controller {
         match dialect {
             Dialect::Uci | Dialect::Cyclone => self.out.line(&format!("info string error: {e}")),
             Dialect::Ucci => self.out.line(&format!("info message error: {e}")),
-            Dialect::Xboard => self.out.line(&xboard::error_line(e, line)),
+            Dialect::Xboard => self.out.line(&super::xboard::error_line(e, line)),
         }
     }
 
@@ -457,7 +466,7 @@ impl Controller {
         self.rejected += 1;
         match self.dialect {
             Some(Dialect::Ucci) => self.out.line(&format!("info message error: {message}")),
-            Some(Dialect::Xboard) => self.out.line(&xboard::failure_line(what, line)),
+            Some(Dialect::Xboard) => self.out.line(&super::xboard::failure_line(what, line)),
             _ => self.out.line(&format!("info string error: {message}")),
         }
     }
