@@ -437,8 +437,9 @@ pub struct WdlArgs {
     /// Self-play data, `FEN;result;score;ply` lines (repeatable).
     #[arg(long, required = true)]
     pub data: Vec<std::path::PathBuf>,
-    /// Where to write the generated parameters.
-    #[arg(long, default_value = "src/wdl/params.rs")]
+    /// Where to write the generated parameters (the engine's `src/wdl/params.rs` only when
+    /// named: a fit never overwrites the source unless told to).
+    #[arg(long, default_value = "tuning/data/wdl-params.rs")]
     pub out: std::path::PathBuf,
     /// Where to write the calibration plot (SVG).
     #[arg(long)]
@@ -523,6 +524,10 @@ fn run(args: &WdlArgs) -> Result<(), String> {
             .map_or(String::new(), |p| format!(" --svg {}", p.display()))
     );
     let text = params_file(&model.model, normalize, &command, &summary);
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
     std::fs::write(&args.out, text)
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     if let Some(svg) = &args.svg {
