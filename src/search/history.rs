@@ -220,3 +220,46 @@ impl Histories {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    #[test]
+    fn corrections_follow_the_search_and_stay_per_side_and_bounded() {
+        let mut h = Histories::new_boxed();
+        let pos = Position::startpos();
+        let idx = CorrIndices::of(&pos);
+        assert_eq!(h.correction(Color::Red, &idx, 32, 16), 0);
+        for _ in 0..200 {
+            h.update_correction(Color::Red, &idx, 80, 12);
+        }
+        let red = h.correction(Color::Red, &idx, 32, 16);
+        assert!(red > 0 && red <= 80, "{red}");
+        assert_eq!(h.correction(Color::Black, &idx, 32, 16), 0);
+        for _ in 0..400 {
+            h.update_correction(Color::Red, &idx, -100_000, 12);
+        }
+        let low = h.correction(Color::Red, &idx, 32, 16);
+        assert!(low < 0 && low >= -(CORR_MAX / CORR_GRAIN), "{low}");
+        h.clear();
+        assert_eq!(h.correction(Color::Red, &idx, 32, 16), 0);
+    }
+
+    #[test]
+    fn a_move_of_a_soldier_changes_only_the_soldiers_index() {
+        let pos = Position::startpos();
+        let mut after = pos.clone();
+        after.make_move("c3c4".parse().unwrap());
+        let (a, b) = (CorrIndices::of(&pos), CorrIndices::of(&after));
+        assert_ne!(a.pawn, b.pawn);
+        assert_eq!(a.pieces, b.pieces);
+        let mut horse = pos.clone();
+        horse.make_move("b0c2".parse().unwrap());
+        let c = CorrIndices::of(&horse);
+        assert_eq!(a.pawn, c.pawn);
+        assert_ne!(a.pieces[0], c.pieces[0]);
+        assert_eq!(a.pieces[1], c.pieces[1]);
+    }
+}

@@ -99,9 +99,9 @@ search_params! {
     PROBCUT_MARGIN / probcut_margin = 200, 50..=600, c 15;
     /// Correction history: weight of the soldiers' entry (out of 64; 0 and the piece weight 0:
     /// off)…
-    CORR_PAWN_WEIGHT / corr_pawn_weight = 0, 0..=128, c 4;
+    CORR_PAWN_WEIGHT / corr_pawn_weight = 32, 0..=128, c 4;
     /// …and of each colour's piece entry.
-    CORR_PIECE_WEIGHT / corr_piece_weight = 0, 0..=128, c 4;
+    CORR_PIECE_WEIGHT / corr_piece_weight = 16, 0..=128, c 4;
     /// Futility pruning of quiet moves below this reduced depth…
     FUTILITY_MAX_DEPTH / futility_max_depth = 8, 3..=14, c 1;
     /// …when static eval + base + margin × depth cannot reach alpha.
