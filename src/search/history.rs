@@ -236,13 +236,13 @@ mod tests {
             h.update_correction(Color::Red, &idx, 80, 12);
         }
         let red = h.correction(Color::Red, &idx, 32, 16);
-        assert!(red > 0 && red <= 80, "{red}");
+        assert!((1..=80).contains(&red), "{red}");
         assert_eq!(h.correction(Color::Black, &idx, 32, 16), 0);
         for _ in 0..400 {
             h.update_correction(Color::Red, &idx, -100_000, 12);
         }
         let low = h.correction(Color::Red, &idx, 32, 16);
-        assert!(low < 0 && low >= -(CORR_MAX / CORR_GRAIN), "{low}");
+        assert!((-(CORR_MAX / CORR_GRAIN)..0).contains(&low), "{low}");
         h.clear();
         assert_eq!(h.correction(Color::Red, &idx, 32, 16), 0);
     }
