@@ -326,22 +326,7 @@ impl GameRecord {
 
     /// The engine (0 or 1) that won, if any.
     pub fn winning_engine(&self) -> Option<usize> {
-        self.winner.map(|c| {
-            if c == Color::Red {
-                self.red
-            } else {
-                1 - self.red
-            }
-        })
-    }
-
-    /// Points (in half-points, 0–2) scored by engine 0.
-    pub fn half_points_first(&self) -> usize {
-        match self.winning_engine() {
-            Some(0) => 2,
-            Some(_) => 0,
-            None => 1,
-        }
+        winning_engine(self.winner, self.red)
     }
 
     /// The result comment: `Red wins by checkmate`, `Black wins: Red lost on time`,
@@ -449,13 +434,7 @@ impl GameOutcome {
 
     /// The engine (0 or 1) that won, if any.
     pub fn winning_engine(&self) -> Option<usize> {
-        self.winner.map(|c| {
-            if c == Color::Red {
-                self.red
-            } else {
-                1 - self.red
-            }
-        })
+        winning_engine(self.winner, self.red)
     }
 
     /// Points (in half-points, 0–2) scored by engine 0.
@@ -492,6 +471,11 @@ impl GameOutcome {
 /// `misconfigured`).
 pub fn counts_kind(kind: &str) -> bool {
     !matches!(kind, "abandoned" | "misconfigured")
+}
+
+/// The engine (0 or 1) that won a game in which engine `red` played Red, if any.
+fn winning_engine(winner: Option<Color>, red: usize) -> Option<usize> {
+    winner.map(|c| if c == Color::Red { red } else { 1 - red })
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC).
