@@ -1,8 +1,8 @@
 //! Consistency of the board core over many positions: every suite position and the positions of
 //! short random playouts from each (fixed seed, small budget).
 //!
-//! At every visited position: the incremental key equals `compute_key()` after every make and
-//! unmake; make + unmake (and null make + unmake) restore the position exactly; `gives_check`
+//! At every visited position: the incremental key equals `compute_key()` and the pawn and
+//! piece keys equal `compute_structure_keys()` after every make and unmake; make + unmake (and null make + unmake) restore the position exactly; `gives_check`
 //! agrees with `in_check` after the move; captures and quiets partition the legal moves;
 //! evasions equal the legal moves in check; `is_legal` agrees with the legal list for every
 //! from/to pair starting on a piece; the legal list equals a slow oracle built only from
@@ -147,6 +147,15 @@ fn check_position(pos: &mut Position) {
     let context = pos.fen();
     let us = pos.side_to_move();
     assert_eq!(pos.key(), pos.compute_key(), "{context}: key");
+    let structure = (
+        pos.pawn_key(),
+        [pos.piece_key(Color::Red), pos.piece_key(Color::Black)],
+    );
+    assert_eq!(
+        structure,
+        pos.compute_structure_keys(),
+        "{context}: pawn/piece keys"
+    );
     assert_eq!(
         Position::from_fen(&context).as_ref(),
         Ok(&*pos),
@@ -214,6 +223,15 @@ fn check_position(pos: &mut Position) {
         let mover = pos.piece_at(mv.from()).unwrap();
         pos.make_move(mv);
         assert_eq!(pos.key(), pos.compute_key(), "{context}: key after {mv}");
+        let structure = (
+            pos.pawn_key(),
+            [pos.piece_key(Color::Red), pos.piece_key(Color::Black)],
+        );
+        assert_eq!(
+            structure,
+            pos.compute_structure_keys(),
+            "{context}: pawn/piece keys after {mv}"
+        );
         assert_eq!(pos.in_check(), gives_check, "{context}: gives_check({mv})");
         assert_eq!(pos.side_to_move(), !us);
         assert_eq!(pos.last_move(), Some(mv));

@@ -35,6 +35,10 @@ pub struct Position {
     by_kind: [Bitboard; 7],
     side: Color,
     key: u64,
+    /// Zobrist keys of the soldiers (both colours) and of each colour's other pieces (no side
+    /// to move): the correction history's indices, kept incrementally.
+    pawn_key: u64,
+    piece_keys: [u64; 2],
     progress: u16,
     since_capture: u16,
     ply: u32,
@@ -52,6 +56,8 @@ impl Position {
             by_kind: [Bitboard::EMPTY; 7],
             side: Color::Red,
             key: 0,
+            pawn_key: 0,
+            piece_keys: [0; 2],
             progress: 0,
             since_capture: 0,
             ply: 0,
@@ -73,6 +79,7 @@ impl Position {
         self.by_color[piece.color().index()].set(sq);
         self.by_kind[piece.kind().index()].set(sq);
         self.key ^= zobrist::piece_square(piece, sq);
+        self.toggle_structure_key(piece, sq);
         self.psq += PSQ[piece.index()][sq.index()];
         self.phase += PHASE_WEIGHT[piece.kind().index()];
     }
@@ -203,6 +210,45 @@ impl Position {
         self.states.last().and_then(|s| s.captured)
     }
 
+    /// Zobrist key of the soldiers of both colours (see [`Position::piece_key`]).
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// Zobrist key of `color`'s pieces other than soldiers. With [`Position::pawn_key`] it
+    /// indexes the search's correction history; neither includes the side to move.
+    #[inline(always)]
+    pub fn piece_key(&self, color: Color) -> u64 {
+        self.piece_keys[color.index()]
+    }
+
+    /// Adds or removes `piece` on `sq` in the pawn or piece key.
+    #[inline(always)]
+    fn toggle_structure_key(&mut self, piece: Piece, sq: Square) {
+        let z = zobrist::piece_square(piece, sq);
+        if piece.kind() == PieceKind::Pawn {
+            self.pawn_key ^= z;
+        } else {
+            self.piece_keys[piece.color().index()] ^= z;
+        }
+    }
+
+    /// `(pawn_key, piece_keys)` recomputed from scratch (for consistency checks).
+    pub fn compute_structure_keys(&self) -> (u64, [u64; 2]) {
+        let (mut pawn, mut pieces) = (0, [0; 2]);
+        for sq in self.occupied() {
+            let piece = self.board[sq.index()].unwrap();
+            let z = zobrist::piece_square(piece, sq);
+            if piece.kind() == PieceKind::Pawn {
+                pawn ^= z;
+            } else {
+                pieces[piece.color().index()] ^= z;
+            }
+        }
+        (pawn, pieces)
+    }
+
     /// The key recomputed from scratch (for consistency checks).
     pub fn compute_key(&self) -> u64 {
         let mut key = if self.side == Color::Black {
@@ -286,6 +332,7 @@ impl Position {
             self.since_capture = 0;
             self.psq -= PSQ[cap.index()][to.index()];
             self.phase -= PHASE_WEIGHT[cap.kind().index()];
+            self.toggle_structure_key(cap, to);
         } else {
             self.since_capture = self.since_capture.saturating_add(1);
             if piece.kind() == PieceKind::Pawn && !from.rank().is_own_half(us) {
@@ -298,6 +345,8 @@ impl Position {
         self.by_kind[piece.kind().index()] ^= from_to;
         self.board[from.index()] = None;
         self.board[to.index()] = Some(piece);
+        self.toggle_structure_key(piece, from);
+        self.toggle_structure_key(piece, to);
         self.key = key;
         self.side = them;
         self.ply += 1;
@@ -327,9 +376,12 @@ impl Position {
         self.by_kind[piece.kind().index()] ^= from_to;
         self.board[from.index()] = Some(piece);
         self.board[to.index()] = state.captured;
+        self.toggle_structure_key(piece, from);
+        self.toggle_structure_key(piece, to);
         if let Some(cap) = state.captured {
             self.by_color[self.side.index()].set(to);
             self.by_kind[cap.kind().index()].set(to);
+            self.toggle_structure_key(cap, to);
         }
         self.side = us;
         self.ply -= 1;
@@ -392,6 +444,8 @@ impl PartialEq for Position {
             && self.by_kind == other.by_kind
             && self.side == other.side
             && self.key == other.key
+            && self.pawn_key == other.pawn_key
+            && self.piece_keys == other.piece_keys
             && self.progress == other.progress
             && self.ply == other.ply
             && self.checkers == other.checkers

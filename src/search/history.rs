@@ -28,22 +28,12 @@ impl CorrIndices {
     /// The indices of `pos`.
     #[inline]
     pub fn of(pos: &crate::position::Position) -> CorrIndices {
-        let pawns = pos.kind(crate::types::PieceKind::Pawn);
-        let (red, black) = (pos.pieces(Color::Red), pos.pieces(Color::Black));
-        let red_pawns = set_hash(red & pawns);
-        let black_pawns = set_hash(black & pawns).rotate_left(17) ^ 0x5851_f42d_4c95_7f2d;
-        let pieces = |side: crate::types::Bitboard| {
-            use crate::types::PieceKind::*;
-            [Rook, Horse, Cannon, Advisor, Elephant, King]
-                .iter()
-                .enumerate()
-                .fold(0u64, |h, (i, &k)| {
-                    h ^ set_hash(side & pos.kind(k)).rotate_left(11 * i as u32)
-                })
-        };
         CorrIndices {
-            pawn: corr_slot(red_pawns ^ black_pawns),
-            pieces: [corr_slot(pieces(red)), corr_slot(pieces(black))],
+            pawn: corr_slot(pos.pawn_key()),
+            pieces: [
+                corr_slot(pos.piece_key(Color::Red)),
+                corr_slot(pos.piece_key(Color::Black)),
+            ],
         }
     }
 }
@@ -73,13 +63,6 @@ pub const CORR_SIZE: usize = 16384;
 pub const CORR_MAX: i32 = 8192;
 /// Correction entries count in this fraction of a centipawn.
 pub const CORR_GRAIN: i32 = 16;
-
-/// A 64-bit hash of a set of points (multiplicative, on the two words).
-#[inline]
-fn set_hash(set: crate::types::Bitboard) -> u64 {
-    (set.lo() ^ set.hi().wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31))
-        .wrapping_mul(0xff51_afd7_ed55_8ccd)
-}
 
 /// The correction-table index of a 64-bit hash.
 #[inline]
