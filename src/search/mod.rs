@@ -805,6 +805,7 @@ impl Worker {
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
+        let tt_capture = !tt_move.is_null() && self.pos.is_capture(tt_move);
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         // Extensions stop at twice the iteration's depth, so that no line grows without end.
@@ -906,7 +907,12 @@ impl Worker {
                         return 0;
                     }
                     if v < singular_beta {
-                        extension = 1;
+                        let double = self.params.se_double_margin();
+                        extension = if !PV && double > 0 && v < singular_beta - double {
+                            2
+                        } else {
+                            1
+                        };
                     } else if singular_beta >= beta {
                         return singular_beta;
                     } else if e.score >= beta {
@@ -937,6 +943,7 @@ impl Worker {
                 r -= killer as i32;
                 r += self.params.lmr_cut_node() * cut_node as i32;
                 r += !improving as i32;
+                r += self.params.lmr_tt_capture() * (tt_capture && !capture) as i32;
                 r -= (hist_score / self.params.lmr_history_div()).clamp(-2, 2);
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(shared, -alpha - 1, -alpha, d, true, ply + 1);
@@ -1230,6 +1237,18 @@ impl Worker {
             let us = self.pos.side_to_move();
             static_eval = self.corrected(raw_eval, us, &self.corr_indices(false));
             best_score = static_eval;
+            if self.params.qs_tt_stand_pat() != 0 {
+                if let Some(e) = tt_entry {
+                    if e.score != NONE_SCORE
+                        && !is_mate(e.score)
+                        && (e.bound == TtBound::Exact
+                            || (e.bound == TtBound::Lower && e.score > best_score)
+                            || (e.bound == TtBound::Upper && e.score < best_score))
+                    {
+                        best_score = e.score;
+                    }
+                }
+            }
             if best_score >= beta {
                 if tt_entry.is_none() {
                     shared.tt.store(

@@ -124,6 +124,9 @@ search_params! {
     LMR_CUT_NODE / lmr_cut_node = 1, 0..=3, c 1;
     /// History score per step of reduction change.
     LMR_HISTORY_DIV / lmr_history_div = 6000, 1500..=20000, c 500;
+    /// Extra reduction of quiet moves when the TT move is a capture (the quiets are then
+    /// unlikely to be best).
+    LMR_TT_CAPTURE / lmr_tt_capture = 0, 0..=2, c 1;
     /// Late-move pruning: quiet moves after `(base + depth²) / (2 − improving)` are skipped.
     LMP_BASE / lmp_base = 3, 0..=10, c 1;
     /// Quiescence: after this many moves only recaptures and checks are searched (99 = off).
@@ -134,6 +137,11 @@ search_params! {
     SE_MIN_DEPTH / se_min_depth = 8, 4..=14, c 1;
     /// …with the singular window this many centipawns × depth / 8 below the TT score.
     SE_MARGIN / se_margin = 16, 2..=64, c 2;
+    /// Double extension of a TT move that is singular by this much more at non-PV nodes (0:
+    /// off).
+    SE_DOUBLE_MARGIN / se_double_margin = 0, 0..=100, c 4;
+    /// Quiescence: a TT score whose bound allows it replaces the stand-pat score (0: off).
+    QS_TT_STAND_PAT / qs_tt_stand_pat = 0, 0..=1, c 1;
     /// Checks are extended from this depth on…
     CHECK_EXT_MIN_DEPTH / check_ext_min_depth = 0, 0..=99, c 1;
     /// …without an SEE test up to this depth (deeper, SEE ≥ 0 is needed).
