@@ -169,7 +169,7 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Measured strength of the calibration ladder: (level, Elo), levels ascending, from 1 934
+/// Measured strength of the calibration ladder: (level, Elo), levels ascending, from 2 002
 /// node-limited games rated by maximum likelihood with Fairy-Stockfish at its `Skill Level` 20
 /// (12 000 nodes a move) anchored at 2000 (docs/engine.md, "Strength levels", has the table
 /// with its margins and the command). `UCI_Elo` interpolates in it.
@@ -183,8 +183,8 @@ pub const CALIBRATION: &[(f64, i32)] = &[
     (12.0, 1353),
     (14.0, 1630),
     (16.0, 1781),
-    (18.0, 2021),
-    (19.0, 2068),
+    (18.0, 2019),
+    (19.0, 2070),
 ];
 
 /// The smallest `UCI_Elo` (the weakest measured level).
