@@ -141,21 +141,26 @@ impl Oracle {
     }
 }
 
+/// The incremental pawn and piece keys equal the recomputed ones.
+fn assert_structure_keys(pos: &Position, context: &str) {
+    let incremental = (
+        pos.pawn_key(),
+        [pos.piece_key(Color::Red), pos.piece_key(Color::Black)],
+    );
+    assert_eq!(
+        incremental,
+        pos.compute_structure_keys(),
+        "{context}: pawn/piece keys"
+    );
+}
+
 /// Every check at one position; `pos` is left exactly as it was.
 fn check_position(pos: &mut Position) {
     let before = pos.clone();
     let context = pos.fen();
     let us = pos.side_to_move();
     assert_eq!(pos.key(), pos.compute_key(), "{context}: key");
-    let structure = (
-        pos.pawn_key(),
-        [pos.piece_key(Color::Red), pos.piece_key(Color::Black)],
-    );
-    assert_eq!(
-        structure,
-        pos.compute_structure_keys(),
-        "{context}: pawn/piece keys"
-    );
+    assert_structure_keys(pos, &context);
     assert_eq!(
         Position::from_fen(&context).as_ref(),
         Ok(&*pos),
@@ -223,15 +228,7 @@ fn check_position(pos: &mut Position) {
         let mover = pos.piece_at(mv.from()).unwrap();
         pos.make_move(mv);
         assert_eq!(pos.key(), pos.compute_key(), "{context}: key after {mv}");
-        let structure = (
-            pos.pawn_key(),
-            [pos.piece_key(Color::Red), pos.piece_key(Color::Black)],
-        );
-        assert_eq!(
-            structure,
-            pos.compute_structure_keys(),
-            "{context}: pawn/piece keys after {mv}"
-        );
+        assert_structure_keys(pos, &format!("{context}, after {mv}"));
         assert_eq!(pos.in_check(), gives_check, "{context}: gives_check({mv})");
         assert_eq!(pos.side_to_move(), !us);
         assert_eq!(pos.last_move(), Some(mv));
