@@ -68,17 +68,17 @@ search_params! {
     /// Initial half-width of the aspiration window.
     ASPIRATION_DELTA / aspiration_delta = 20, 5..=80, c 3;
     /// Reverse futility pruning applies up to this depth…
-    RFP_MAX_DEPTH / rfp_max_depth = 8, 3..=14, c 1;
+    RFP_MAX_DEPTH / rfp_max_depth = 4, 3..=14, c 1;
     /// …with this margin per depth.
-    RFP_MARGIN / rfp_margin = 80, 20..=250, c 8;
+    RFP_MARGIN / rfp_margin = 70, 20..=250, c 8;
     /// Null-move reduction: base…
     NMP_BASE / nmp_base = 3, 1..=6, c 1;
     /// …plus depth divided by this…
-    NMP_DEPTH_DIV / nmp_depth_div = 4, 2..=8, c 1;
+    NMP_DEPTH_DIV / nmp_depth_div = 2, 2..=8, c 1;
     /// …plus (eval − beta) divided by this (at most 3).
-    NMP_EVAL_DIV / nmp_eval_div = 200, 60..=500, c 20;
+    NMP_EVAL_DIV / nmp_eval_div = 149, 60..=500, c 20;
     /// The null move needs static eval ≥ beta − this × depth.
-    NMP_STATIC_MARGIN / nmp_static_margin = 20, 0..=80, c 3;
+    NMP_STATIC_MARGIN / nmp_static_margin = 19, 0..=80, c 3;
     /// Null-move cutoffs are verified by a reduced search from this depth.
     NMP_VERIFY_DEPTH / nmp_verify_depth = 12, 6..=30, c 1;
     /// Internal iterative reduction from this depth…
@@ -99,44 +99,44 @@ search_params! {
     PROBCUT_MARGIN / probcut_margin = 200, 50..=600, c 15;
     /// Correction history: weight of the soldiers' entry (out of 64; 0 and the piece weight 0:
     /// off)…
-    CORR_PAWN_WEIGHT / corr_pawn_weight = 32, 0..=128, c 4;
+    CORR_PAWN_WEIGHT / corr_pawn_weight = 28, 0..=128, c 4;
     /// …and of each colour's piece entry.
-    CORR_PIECE_WEIGHT / corr_piece_weight = 16, 0..=128, c 4;
+    CORR_PIECE_WEIGHT / corr_piece_weight = 26, 0..=128, c 4;
     /// Futility pruning of quiet moves below this reduced depth…
     FUTILITY_MAX_DEPTH / futility_max_depth = 8, 3..=14, c 1;
     /// …when static eval + base + margin × depth cannot reach alpha.
-    FUTILITY_BASE / futility_base = 100, 0..=400, c 10;
+    FUTILITY_BASE / futility_base = 83, 0..=400, c 10;
     /// See `FUTILITY_BASE`.
-    FUTILITY_MARGIN / futility_margin = 90, 20..=300, c 8;
+    FUTILITY_MARGIN / futility_margin = 88, 20..=300, c 8;
     /// Quiet moves with history below −this × depth are pruned at low depth.
-    HISTORY_PRUNE / history_prune = 3000, 500..=12000, c 250;
+    HISTORY_PRUNE / history_prune = 2573, 500..=12000, c 250;
     /// Quiet moves with history below −this × depth are left unsorted.
     QUIET_SORT_LIMIT / quiet_sort_limit = 3000, 500..=12000, c 250;
     /// SEE threshold for quiet moves: −this × depth².
-    SEE_QUIET_MARGIN / see_quiet_margin = 25, 5..=100, c 3;
+    SEE_QUIET_MARGIN / see_quiet_margin = 26, 5..=100, c 3;
     /// SEE threshold for captures: −this × depth.
-    SEE_CAPTURE_MARGIN / see_capture_margin = 90, 20..=300, c 8;
+    SEE_CAPTURE_MARGIN / see_capture_margin = 118, 20..=300, c 8;
     /// Late-move reductions: `base/100 + ln(depth) ln(count) × 100 / divisor`…
-    LMR_BASE / lmr_base = 30, -50..=150, c 8;
+    LMR_BASE / lmr_base = 70, -50..=150, c 8;
     /// …see `LMR_BASE`.
-    LMR_DIVISOR / lmr_divisor = 220, 120..=400, c 10;
+    LMR_DIVISOR / lmr_divisor = 180, 120..=400, c 10;
     /// Extra reduction at expected cut nodes.
     LMR_CUT_NODE / lmr_cut_node = 1, 0..=3, c 1;
     /// History score per step of reduction change.
-    LMR_HISTORY_DIV / lmr_history_div = 6000, 1500..=20000, c 500;
+    LMR_HISTORY_DIV / lmr_history_div = 5998, 1500..=20000, c 500;
     /// Extra reduction of quiet moves when the TT move is a capture (the quiets are then
     /// unlikely to be best).
     LMR_TT_CAPTURE / lmr_tt_capture = 0, 0..=2, c 1;
     /// Late-move pruning: quiet moves after `(base + depth²) / (2 − improving)` are skipped.
-    LMP_BASE / lmp_base = 3, 0..=10, c 1;
+    LMP_BASE / lmp_base = 8, 0..=10, c 1;
     /// Quiescence: after this many moves only recaptures and checks are searched (99 = off).
     QS_MOVE_LIMIT / qs_move_limit = 99, 1..=99, c 1;
     /// Quiescence delta pruning margin.
-    QS_DELTA_MARGIN / qs_delta_margin = 150, 30..=500, c 12;
+    QS_DELTA_MARGIN / qs_delta_margin = 167, 30..=500, c 12;
     /// Singular extensions from this depth…
     SE_MIN_DEPTH / se_min_depth = 8, 4..=14, c 1;
     /// …with the singular window this many centipawns × depth / 8 below the TT score.
-    SE_MARGIN / se_margin = 16, 2..=64, c 2;
+    SE_MARGIN / se_margin = 10, 2..=64, c 2;
     /// Double extension of a TT move that is singular by this much more at non-PV nodes (0:
     /// off).
     SE_DOUBLE_MARGIN / se_double_margin = 0, 0..=100, c 4;
@@ -147,11 +147,11 @@ search_params! {
     /// …without an SEE test up to this depth (deeper, SEE ≥ 0 is needed).
     CHECK_EXT_SEE_DEPTH / check_ext_see_depth = 6, 0..=20, c 1;
     /// History bonus for a move that caused a cut at `depth`: `mul × depth − sub`…
-    HIST_BONUS_MUL / hist_bonus_mul = 160, 40..=500, c 12;
+    HIST_BONUS_MUL / hist_bonus_mul = 178, 40..=500, c 12;
     /// …see `HIST_BONUS_MUL`…
-    HIST_BONUS_SUB / hist_bonus_sub = 100, 0..=500, c 15;
+    HIST_BONUS_SUB / hist_bonus_sub = 73, 0..=500, c 15;
     /// …at most this.
-    HIST_BONUS_MAX / hist_bonus_max = 2000, 500..=5000, c 120;
+    HIST_BONUS_MAX / hist_bonus_max = 2058, 500..=5000, c 120;
     /// Time: share of the increment added to the optimum, in percent.
     TM_INC_PERCENT / tm_inc_percent = 80, 20..=100, c 5;
     /// Time: moves assumed left in sudden death at the start of a game…
@@ -334,8 +334,8 @@ mod tests {
             );
         }
         let p = SearchParams::default();
-        assert_eq!(p.get("rfp_margin"), Some(80));
-        assert_eq!(p.rfp_margin(), 80);
+        assert_eq!(p.get("rfp_margin"), Some(70));
+        assert_eq!(p.rfp_margin(), 70);
     }
 
     #[test]
@@ -343,7 +343,7 @@ mod tests {
         let mut p = SearchParams::default();
         assert!(p.set("RFP_MARGIN", 10_000).is_err());
         assert!(p.set("NO_SUCH_PARAMETER", 1).is_err());
-        assert!(p.set("RFP_MARGIN", 80).is_ok());
+        assert!(p.set("RFP_MARGIN", 70).is_ok());
         assert_eq!(p, SearchParams::default());
     }
 
