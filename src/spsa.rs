@@ -476,26 +476,32 @@ pub mod cli {
         let svg_paths: Vec<PathBuf> = std::iter::once(args.out.join("spsa.svg"))
             .chain(args.svg.clone())
             .collect();
+        let write_plot = || -> Result<(), String> {
+            let (names, rows) = read_history(&history_path)?;
+            let chart = plot::svg(&names, &rows, &config)?;
+            for p in &svg_paths {
+                write_atomically(p, &chart)?;
+            }
+            Ok(())
+        };
         let mut net = 0i64;
         run(&config, &mut state, |s, result| {
             write_atomically(&state_path, &state_text(&config, s))?;
             append_history(&history_path, &config, s)?;
             net += i64::from(result);
             let done = s.iteration - first;
-            if done % 10 == 0 || s.iteration == config.iterations {
+            if done % 10 == 0 {
                 let rate = done as f64 / start.elapsed().as_secs_f64().max(1e-9);
                 eprintln!(
                     "spsa: iteration {}/{} ({:.2}/s), net result of θ+ so far {net:+}",
                     s.iteration, config.iterations, rate
                 );
-                let (names, rows) = read_history(&history_path)?;
-                let chart = plot::svg(&names, &rows, &config)?;
-                for p in &svg_paths {
-                    write_atomically(p, &chart)?;
-                }
+                write_plot()?;
             }
             Ok(())
         })?;
+        // Also when resuming a finished run: that redraws the plot from its history.
+        write_plot()?;
         print!("{}", options_text(&config, &state));
         Ok(())
     }
@@ -510,6 +516,10 @@ pub mod plot {
         let _ = config;
         plot_impl(names, rows)
     }
+
+    /// Points drawn per parameter path.
+    #[cfg(feature = "tune")]
+    const MAX_POINTS: usize = 250;
 
     #[cfg(feature = "tune")]
     fn plot_impl(names: &[String], rows: &[Vec<f64>]) -> Result<String, String> {
@@ -527,7 +537,15 @@ pub mod plot {
             for (j, name) in names.iter().enumerate() {
                 let spec = SPECS.iter().find(|s| s.name == name);
                 let (lo, hi) = spec.map_or((0.0, 1.0), |s| (f64::from(s.min), f64::from(s.max)));
-                let points: Vec<(f64, f64)> = rows.iter().map(|r| (r[0], r[j + 1])).collect();
+                // At most about `MAX_POINTS` points a path (and always the last): a long
+                // run's every iteration would only make the file large, not the chart clearer.
+                let step = rows.len().div_ceil(MAX_POINTS).max(1);
+                let points: Vec<(f64, f64)> = rows
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i % step == 0 || i + 1 == rows.len())
+                    .map(|(_, r)| (r[0], r[j + 1]))
+                    .collect();
                 let mut chart = ChartBuilder::on(&areas[j])
                     .caption(name, ("sans-serif", 13))
                     .margin(6)
@@ -539,6 +557,7 @@ pub mod plot {
                     .configure_mesh()
                     .x_labels(3)
                     .y_labels(4)
+                    .max_light_lines(1)
                     .label_style(("sans-serif", 10))
                     .draw()
                     .map_err(|e| e.to_string())?;
@@ -650,4 +669,29 @@ mod tests {
             assert!((x - y).abs() < 1e-3, "{x} {y}");
         }
     }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_long_run_plots_no_larger_than_a_short_one() {
+        let names: Vec<String> = ["RFP_MARGIN", "LMR_BASE"].map(String::from).to_vec();
+        let rows = |n: usize| -> Vec<Vec<f64>> {
+            (1..=n)
+                .map(|i| vec![i as f64, 70.0 + (i % 7) as f64, 70.0 - (i % 5) as f64])
+                .collect()
+        };
+        let c = config(10);
+        let short = plot::svg(&names, &rows(MAX_SHORT), &c).unwrap();
+        let long = plot::svg(&names, &rows(20 * MAX_SHORT), &c).unwrap();
+        assert!(short.contains("RFP_MARGIN") && long.contains("LMR_BASE"));
+        assert!(
+            long.len() < short.len() * 3 / 2,
+            "{} {}",
+            long.len(),
+            short.len()
+        );
+    }
+
+    /// A run short enough to be drawn point by point.
+    #[cfg(feature = "tune")]
+    const MAX_SHORT: usize = 200;
 }
