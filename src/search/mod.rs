@@ -738,7 +738,7 @@ impl Worker {
                 && !is_mate(beta)
             {
                 let r = self.params.nmp_base()
-                    + depth / self.params.nmp_depth_div()
+                    + depth * self.params.nmp_depth_mul() / 16
                     + ((eval - beta) / self.params.nmp_eval_div()).min(3);
                 self.stack[ply].moved = None;
                 self.pos.make_null_move();

@@ -73,8 +73,8 @@ search_params! {
     RFP_MARGIN / rfp_margin = 70, 20..=250, c 8;
     /// Null-move reduction: base…
     NMP_BASE / nmp_base = 3, 1..=6, c 1;
-    /// …plus depth divided by this…
-    NMP_DEPTH_DIV / nmp_depth_div = 2, 2..=8, c 1;
+    /// …plus depth × this / 16…
+    NMP_DEPTH_MUL / nmp_depth_mul = 8, 2..=16, c 1;
     /// …plus (eval − beta) divided by this (at most 3).
     NMP_EVAL_DIV / nmp_eval_div = 149, 60..=500, c 20;
     /// The null move needs static eval ≥ beta − this × depth.
