@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::eval::endgame::SCALE_NORMAL;
 use crate::eval::{self, trace};
 use crate::movegen::captures;
 use crate::position::Position;
@@ -27,6 +28,8 @@ pub struct Sample {
     features: Vec<(u16, i8)>,
     /// Midgame share, phase / MAX_PHASE.
     mg: f32,
+    /// Endgame scale (a fraction) of a score in Red's favour and in Black's.
+    scales: [f32; 2],
     /// Game result from Red's view: 1, 0.5 or 0.
     result: f32,
 }
@@ -100,6 +103,7 @@ pub fn load(text: &str, limit: Option<usize>) -> (Vec<Sample>, LoadStats) {
             Ok(Sample {
                 features: tr.features,
                 mg: tr.phase as f32 / MAX_PHASE as f32,
+                scales: tr.scales.map(|k| k as f32 / SCALE_NORMAL as f32),
                 result,
             })
         })
@@ -128,14 +132,24 @@ fn to_params(w: &Weights) -> Vec<f64> {
         .collect()
 }
 
+/// The evaluation of `s` with weights `p` (as `evaluate_trace`, unrounded).
 #[inline]
 fn sample_eval(s: &Sample, p: &[f64]) -> f64 {
+    scaled_eval(s, p).0
+}
+
+/// The evaluation of `s` and the endgame scale applied to it (the derivative of the
+/// evaluation by a weight is the scale times the feature's tapered count).
+#[inline]
+fn scaled_eval(s: &Sample, p: &[f64]) -> (f64, f64) {
     let (mut mg, mut eg) = (0.0, 0.0);
     for &(i, n) in &s.features {
         mg += p[2 * i as usize] * n as f64;
         eg += p[2 * i as usize + 1] * n as f64;
     }
-    mg * s.mg as f64 + eg * (1.0 - s.mg as f64)
+    let e = mg * s.mg as f64 + eg * (1.0 - s.mg as f64);
+    let scale = if e > 0.0 { s.scales[0] } else { s.scales[1] } as f64;
+    (e * scale, scale)
 }
 
 #[inline]
@@ -178,8 +192,9 @@ fn gradient(samples: &[Sample], p: &[f64], k: f64) -> Vec<f64> {
         .map(|chunk| {
             let mut g = vec![0.0; p.len()];
             for s in chunk {
-                let sig = sigmoid(k * sample_eval(s, p));
-                let common = 2.0 * (sig - s.result as f64) * sig * (1.0 - sig) * k / n;
+                let (e, scale) = scaled_eval(s, p);
+                let sig = sigmoid(k * e);
+                let common = 2.0 * (sig - s.result as f64) * sig * (1.0 - sig) * k * scale / n;
                 let (wm, we) = (s.mg as f64, 1.0 - s.mg as f64);
                 for &(i, c) in &s.features {
                     g[2 * i as usize] += common * c as f64 * wm;
@@ -508,7 +523,7 @@ mod tests {
         let data = "\
 4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1;1-0\n\
 4k4/9/9/9/9/9/9/9/8R/3K5 b - - 0 1;1-0\n\
-4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1;1/2-1/2\n\
+4k4/9/9/9/9/9/9/9/4N4/3K5 w - - 0 1;1/2-1/2\n\
 4k4/9/9/9/R8/9/9/9/9/3K5 b - - 0 1;1-0\n\
 garbage line\n";
         let (samples, stats) = load(data, None);
@@ -552,7 +567,7 @@ garbage line\n";
         let data = "\
 4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1;1-0\n\
 4k4/9/9/9/9/9/9/9/8R/3K5 b - - 0 1;1-0\n\
-4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1;1/2-1/2\n\
+4k4/9/9/9/9/9/9/9/4N4/3K5 w - - 0 1;1/2-1/2\n\
 4k4/9/9/9/R8/9/9/9/9/3K5 b - - 0 1;1-0\n";
         load(data, None).0
     }

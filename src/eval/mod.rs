@@ -6,6 +6,8 @@
 //! The weights and the material + piece-square table live in [`crate::weights`], below both
 //! this module and `position`.
 
+pub mod endgame;
+
 use std::fmt::Write;
 
 use once_cell::sync::Lazy;
@@ -206,7 +208,10 @@ unsafe fn evaluate_popcnt(pos: &Position) -> i32 {
 fn evaluate_with(pos: &Position) -> i32 {
     let mut sink = ScoreSink(pos.psq());
     dynamic_terms(pos, &mut sink);
-    let score = taper(sink.0.mg(), sink.0.eg(), pos.phase());
+    let mut score = taper(sink.0.mg(), sink.0.eg(), pos.phase());
+    if pos.phase() <= endgame::MAX_SCALED_PHASE {
+        score = endgame::apply(score, endgame::scales(pos));
+    }
     if pos.side_to_move() == Color::Red {
         score
     } else {
@@ -216,12 +221,15 @@ fn evaluate_with(pos: &Position) -> i32 {
 
 /// The feature vector of a position: `(term, Red count − Black count)` for every non-zero term,
 /// and the phase. `evaluate` equals the tapered dot product with the weights (from Red's view).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
     /// Non-zero features.
     pub features: Vec<(u16, i8)>,
     /// Game phase (0 … `MAX_PHASE`).
     pub phase: i32,
+    /// Endgame scale factors for a score in Red's and in Black's favour (see
+    /// [`endgame::scales`]).
+    pub scales: [i32; 2],
 }
 
 /// The feature vector of `pos` (see [`Trace`]).
@@ -254,6 +262,7 @@ pub fn trace(pos: &Position) -> Trace {
     Trace {
         features,
         phase: pos.phase().clamp(0, MAX_PHASE),
+        scales: endgame::scales(pos),
     }
 }
 
@@ -265,7 +274,7 @@ pub fn evaluate_trace(trace: &Trace, weights: &Weights) -> i32 {
         mg += m * n as i32;
         eg += e * n as i32;
     }
-    taper(mg, eg, trace.phase)
+    endgame::apply(taper(mg, eg, trace.phase), trace.scales)
 }
 
 /// A human-readable breakdown of the evaluation (for `chariot eval` and UCI `eval`).
@@ -295,8 +304,22 @@ pub fn describe(pos: &Position) -> String {
         mg += m;
         eg += e;
     }
-    let red = taper(mg, eg, tr.phase);
+    let tapered = taper(mg, eg, tr.phase);
+    let red = endgame::apply(tapered, tr.scales);
     writeln!(s, "{:<20} {mg:>6}  {eg:>6}", "total").unwrap();
+    if red != tapered {
+        let k = if tapered > 0 {
+            tr.scales[0]
+        } else {
+            tr.scales[1]
+        };
+        writeln!(
+            s,
+            "Endgame scale {k}/{}: {tapered} cp scaled to {red} cp",
+            endgame::SCALE_NORMAL
+        )
+        .unwrap();
+    }
     writeln!(s, "Phase {} / {MAX_PHASE}: {red} cp for Red", tr.phase).unwrap();
     write!(s, "Final evaluation: {} cp (side to move)", evaluate(pos)).unwrap();
     s
