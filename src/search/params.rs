@@ -68,17 +68,17 @@ search_params! {
     /// Initial half-width of the aspiration window.
     ASPIRATION_DELTA / aspiration_delta = 20, 5..=80, c 3;
     /// Reverse futility pruning applies up to this depth…
-    RFP_MAX_DEPTH / rfp_max_depth = 4, 3..=14, c 1;
+    RFP_MAX_DEPTH / rfp_max_depth = 3, 3..=14, c 1;
     /// …with this margin per depth.
-    RFP_MARGIN / rfp_margin = 70, 20..=250, c 8;
+    RFP_MARGIN / rfp_margin = 67, 20..=250, c 8;
     /// Null-move reduction: base…
     NMP_BASE / nmp_base = 3, 1..=6, c 1;
     /// …plus depth × this / 16…
-    NMP_DEPTH_MUL / nmp_depth_mul = 8, 2..=16, c 1;
+    NMP_DEPTH_MUL / nmp_depth_mul = 7, 2..=16, c 1;
     /// …plus (eval − beta) divided by this (at most 3).
-    NMP_EVAL_DIV / nmp_eval_div = 149, 60..=500, c 20;
+    NMP_EVAL_DIV / nmp_eval_div = 142, 60..=500, c 20;
     /// The null move needs static eval ≥ beta − this × depth.
-    NMP_STATIC_MARGIN / nmp_static_margin = 19, 0..=80, c 3;
+    NMP_STATIC_MARGIN / nmp_static_margin = 24, 0..=80, c 3;
     /// Null-move cutoffs are verified by a reduced search from this depth.
     NMP_VERIFY_DEPTH / nmp_verify_depth = 12, 6..=30, c 1;
     /// Internal iterative reduction from this depth…
@@ -105,21 +105,21 @@ search_params! {
     /// Futility pruning of quiet moves below this reduced depth…
     FUTILITY_MAX_DEPTH / futility_max_depth = 8, 3..=14, c 1;
     /// …when static eval + base + margin × depth cannot reach alpha.
-    FUTILITY_BASE / futility_base = 83, 0..=400, c 10;
+    FUTILITY_BASE / futility_base = 59, 0..=400, c 10;
     /// See `FUTILITY_BASE`.
-    FUTILITY_MARGIN / futility_margin = 88, 20..=300, c 8;
+    FUTILITY_MARGIN / futility_margin = 79, 20..=300, c 8;
     /// Quiet moves with history below −this × depth are pruned at low depth.
-    HISTORY_PRUNE / history_prune = 2573, 500..=12000, c 250;
+    HISTORY_PRUNE / history_prune = 2440, 500..=12000, c 250;
     /// Quiet moves with history below −this × depth are left unsorted.
     QUIET_SORT_LIMIT / quiet_sort_limit = 3000, 500..=12000, c 250;
     /// SEE threshold for quiet moves: −this × depth².
-    SEE_QUIET_MARGIN / see_quiet_margin = 26, 5..=100, c 3;
+    SEE_QUIET_MARGIN / see_quiet_margin = 23, 5..=100, c 3;
     /// SEE threshold for captures: −this × depth.
     SEE_CAPTURE_MARGIN / see_capture_margin = 118, 20..=300, c 8;
     /// Late-move reductions: `base/100 + ln(depth) ln(count) × 100 / divisor`…
-    LMR_BASE / lmr_base = 70, -50..=150, c 8;
+    LMR_BASE / lmr_base = 65, -50..=150, c 8;
     /// …see `LMR_BASE`.
-    LMR_DIVISOR / lmr_divisor = 180, 120..=400, c 10;
+    LMR_DIVISOR / lmr_divisor = 190, 120..=400, c 10;
     /// Extra reduction at expected cut nodes.
     LMR_CUT_NODE / lmr_cut_node = 1, 0..=3, c 1;
     /// History score per step of reduction change.
@@ -136,7 +136,7 @@ search_params! {
     /// Singular extensions from this depth…
     SE_MIN_DEPTH / se_min_depth = 8, 4..=14, c 1;
     /// …with the singular window this many centipawns × depth / 8 below the TT score.
-    SE_MARGIN / se_margin = 10, 2..=64, c 2;
+    SE_MARGIN / se_margin = 8, 2..=64, c 2;
     /// Double extension of a TT move that is singular by this much more at non-PV nodes (0:
     /// off).
     SE_DOUBLE_MARGIN / se_double_margin = 0, 0..=100, c 4;
@@ -334,8 +334,9 @@ mod tests {
             );
         }
         let p = SearchParams::default();
-        assert_eq!(p.get("rfp_margin"), Some(70));
-        assert_eq!(p.rfp_margin(), 70);
+        let d = SearchParams::spec("RFP_MARGIN").unwrap().default;
+        assert_eq!(p.get("rfp_margin"), Some(d));
+        assert_eq!(p.rfp_margin(), d);
     }
 
     #[test]
@@ -343,7 +344,8 @@ mod tests {
         let mut p = SearchParams::default();
         assert!(p.set("RFP_MARGIN", 10_000).is_err());
         assert!(p.set("NO_SUCH_PARAMETER", 1).is_err());
-        assert!(p.set("RFP_MARGIN", 70).is_ok());
+        let d = SearchParams::spec("RFP_MARGIN").unwrap().default;
+        assert!(p.set("RFP_MARGIN", d).is_ok());
         assert_eq!(p, SearchParams::default());
     }
 
