@@ -140,11 +140,15 @@ pub fn apply(red_view: i32, scales: [i32; 2]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::evaluate;
+    use crate::eval::{eval_tables, evaluate, evaluate_trace, trace};
 
+    /// The scale for Red and the evaluation of a position with Red to move (checked to equal
+    /// what its trace gives, as the tuner sees it).
     fn scale_of(fen: &str) -> (i32, i32) {
         let p = Position::from_fen(fen).unwrap();
-        (scale(&p, Color::Red), evaluate(&p))
+        let e = evaluate(&p);
+        assert_eq!(evaluate_trace(&trace(&p), &eval_tables().weights), e, "{fen}");
+        (scale(&p, Color::Red), e)
     }
 
     /// Each class of the table: a position in it (scaled, its evaluation near zero) and the

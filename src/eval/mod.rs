@@ -220,7 +220,8 @@ fn evaluate_with(pos: &Position) -> i32 {
 }
 
 /// The feature vector of a position: `(term, Red count − Black count)` for every non-zero term,
-/// and the phase. `evaluate` equals the tapered dot product with the weights (from Red's view).
+/// the phase and the endgame scale factors. `evaluate` equals the tapered dot product with the
+/// weights, scaled (from Red's view).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
     /// Non-zero features.
