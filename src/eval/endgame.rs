@@ -147,7 +147,11 @@ mod tests {
     fn scale_of(fen: &str) -> (i32, i32) {
         let p = Position::from_fen(fen).unwrap();
         let e = evaluate(&p);
-        assert_eq!(evaluate_trace(&trace(&p), &eval_tables().weights), e, "{fen}");
+        assert_eq!(
+            evaluate_trace(&trace(&p), &eval_tables().weights),
+            e,
+            "{fen}"
+        );
         (scale(&p, Color::Red), e)
     }
 
