@@ -77,15 +77,8 @@ impl Side {
     }
 }
 
-/// The factor (out of [`SCALE_NORMAL`]) for a score in favour of `strong`.
-pub fn scale(pos: &Position, strong: Color) -> i32 {
-    if pos.phase() > MAX_SCALED_PHASE {
-        return SCALE_NORMAL;
-    }
-    class_scale(&Side::of(pos, strong), &Side::of(pos, !strong))
-}
-
-/// The factor for the strong side `s` against the weak side `w` (the table above).
+/// The factor (out of [`SCALE_NORMAL`]) for the strong side `s` against the weak side `w`
+/// (the table above).
 fn class_scale(s: &Side, w: &Side) -> i32 {
     let attackers = s.pieces() + s.soldiers;
     if attackers == 0 {
@@ -120,7 +113,8 @@ fn class_scale(s: &Side, w: &Side) -> i32 {
     SCALE_NORMAL
 }
 
-/// The factors for a score in Red's favour and in Black's (what a trace records).
+/// The factors (out of [`SCALE_NORMAL`]) for a score in Red's favour and in Black's (what a
+/// trace records).
 pub fn scales(pos: &Position) -> [i32; 2] {
     if pos.phase() > MAX_SCALED_PHASE {
         return [SCALE_NORMAL; 2];
@@ -152,7 +146,7 @@ mod tests {
             e,
             "{fen}"
         );
-        (scale(&p, Color::Red), e)
+        (scales(&p)[0], e)
     }
 
     /// Each class of the table: a position in it (scaled, its evaluation near zero) and the
@@ -211,8 +205,11 @@ mod tests {
     fn the_table_looks_at_the_side_ahead_and_mirrors() {
         // Black's lone horse against two advisors: scaled for Black, not for Red.
         let p = Position::from_fen("4k4/9/9/9/4n4/9/9/9/4A4/3AK4 b - - 0 1").unwrap();
-        assert_eq!(scale(&p, Color::Red), 0, "Red has no attacker");
-        assert_eq!(scale(&p, Color::Black), 12);
+        assert_eq!(
+            scales(&p),
+            [0, 12],
+            "Red has no attacker, Black a lone horse"
+        );
         assert_eq!(apply(100, [0, 12]), 0);
         assert_eq!(apply(-128, [0, 12]), -24);
         // The opening is never scaled.
