@@ -93,6 +93,9 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Whether `score` is only a bound.
     pub bound: Bound,
+    /// Nodes searched below this move in this search, over all iterations (time management:
+    /// a best move that took nearly all the effort is unlikely to change).
+    pub effort: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -221,6 +224,7 @@ impl Worker {
                 seldepth: 0,
                 pv: vec![mv],
                 bound: Bound::Exact,
+                effort: 0,
             })
             .collect();
     }
@@ -388,8 +392,19 @@ impl Worker {
                         (p.tm_stability_base() - p.tm_stability_step() * stability) as f64 / 100.0;
                     let falling_factor = 1.0 + falling as f64 / p.tm_falling_div() as f64;
                     let single_reply = if self.root_moves.len() == 1 { 0.2 } else { 1.0 };
-                    let target =
-                        b.optimum.as_secs_f64() * stability_factor * falling_factor * single_reply;
+                    // The share of this search's nodes spent below the best move.
+                    let effort_share = best.effort as f64 * 100.0 / self.nodes.max(1) as f64;
+                    let effort_factor = if depth >= 10 && effort_share >= p.tm_effort_share() as f64
+                    {
+                        p.tm_effort_factor() as f64 / 100.0
+                    } else {
+                        1.0
+                    };
+                    let target = b.optimum.as_secs_f64()
+                        * stability_factor
+                        * falling_factor
+                        * single_reply
+                        * effort_factor;
                     if shared.start.elapsed().as_secs_f64() >= target.min(b.maximum.as_secs_f64()) {
                         break;
                     }
@@ -450,6 +465,7 @@ impl Worker {
             let gives_check = self.pos.gives_check(mv);
             let child_key = self.pos.key_after(mv);
             shared.tt.prefetch(child_key);
+            let nodes_before = self.nodes;
             self.make(mv, child_key, Some(gives_check));
             self.tick(shared);
             let new_depth = depth - 1 + gives_check as i32;
@@ -475,6 +491,7 @@ impl Worker {
                 }
             }
             self.unmake();
+            self.root_moves[i].effort += self.nodes - nodes_before;
             if self.should_stop(shared) {
                 return best;
             }
@@ -1397,5 +1414,34 @@ mod tests {
         w.pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/5K3 b - - 60 1").unwrap();
         assert!(w.rule_draw(MoveCountRule::Cxq));
         assert!(!w.rule_draw(MoveCountRule::None));
+    }
+
+    #[test]
+    fn root_move_efforts_add_up_to_the_nodes_searched() {
+        let pos = Position::startpos();
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let shared = SharedSearch {
+            tt: Arc::new(TranspositionTable::new(1)),
+            stop: Arc::new(AtomicBool::new(false)),
+            pondering: Arc::new(AtomicBool::new(false)),
+            nodes: vec![PaddedCounter::default()],
+            start: Instant::now(),
+            budget: None,
+            move_rule: MoveCountRule::Cxq,
+            multipv: 1,
+            params: SearchParams::default(),
+            limits: limits.clone(),
+        };
+        let mut w = Worker::new(0);
+        w.setup(&pos, &limits, &shared.params);
+        w.iterate(&shared, None);
+        assert_eq!(w.completed_depth, 7);
+        let total: u64 = w.root_moves.iter().map(|rm| rm.effort).sum();
+        assert_eq!(total, w.nodes);
+        // Every move was searched at least once (depth 1 searches them all).
+        assert!(w.root_moves.iter().all(|rm| rm.effort > 0));
     }
 }
