@@ -630,7 +630,8 @@ impl Gate {
         self.opened.notify_all();
     }
 
-    fn pass(&self) {
+    /// Waits until the gate is open.
+    pub(crate) fn pass(&self) {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         while !*open {
             open = self.opened.wait(open).unwrap_or_else(|e| e.into_inner());

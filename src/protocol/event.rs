@@ -1,8 +1,11 @@
 //! What the controller reacts to: lines from the reader thread, the ends of searches and of
 //! background work, all through one channel.
 
+use std::sync::Arc;
+
 use super::command::{CommandError, EngineCommand};
 use super::dialect::Dialect;
+use crate::book::Book;
 use crate::search::report::SearchResult;
 
 /// What the controller reacts to: input from the reader thread and results from the search.
@@ -34,6 +37,15 @@ pub enum Event {
         id: u64,
         /// Its output lines.
         lines: Vec<String>,
+    },
+    /// A book file was read (or could not be).
+    BookLoaded {
+        /// Matches the controller's [`Busy::Book`](super::controller::Busy::Book).
+        id: u64,
+        /// The `BookFile` value.
+        name: String,
+        /// The book, or why it cannot be used.
+        result: Result<Arc<Book>, String>,
     },
     /// A search finished.
     SearchDone {

@@ -6,7 +6,8 @@
 //!
 //! Slow work runs off this thread too, and the controller stays [`Busy`] meanwhile:
 //! configuration that allocates or clears big tables (`Hash`, `Threads`, `Clear Hash`, a new
-//! game) runs in the engine's background, `perft` and `bench` on a job thread. While busy,
+//! game) runs in the engine's background, `perft` and `bench` on a job thread, and a `BookFile`
+//! is read on a thread of its own. While busy,
 //! commands wait in [`Controller::pending`] and are handled in order afterwards (so `readyok`
 //! comes when the engine is really ready), except `quit` and end of input, which end the
 //! session at once, and, during `perft`/`bench`, `stop` (which ends the job) and `isready`
@@ -143,6 +144,11 @@ pub enum Busy {
     Idle,
     /// Background configuration changes of the engine, this many not yet made.
     Configuring(usize),
+    /// A `BookFile` being read.
+    Book {
+        /// Matches [`Event::BookLoaded`].
+        id: u64,
+    },
     /// A `perft` or `bench` job.
     Job {
         /// Matches [`Event::JobDone`].
@@ -188,7 +194,11 @@ pub struct Controller {
     pub(super) pending: VecDeque<Event>,
     /// Slow work in progress.
     pub(super) busy: Busy,
-    next_job: u64,
+    /// The id of the last job or book load.
+    pub(super) next_job: u64,
+    /// Test seam: book loads wait for this gate to open.
+    #[cfg(test)]
+    pub(super) book_gate: Option<Arc<crate::threads::Gate>>,
     /// Resource bounds.
     pub(super) caps: Caps,
     /// Commands refused so far (bad syntax, illegal moves, bad positions, …).
@@ -218,6 +228,8 @@ impl Controller {
             pending: VecDeque::new(),
             busy: Busy::Idle,
             next_job: 0,
+            #[cfg(test)]
+            book_gate: None,
             caps: Caps::default(),
             rejected: 0,
             quit: false,
@@ -345,6 +357,13 @@ impl Controller {
             Event::JobDone { id, lines } => {
                 if matches!(&self.busy, Busy::Job { id: job, .. } if *job == id) {
                     self.out.lines(&lines);
+                    self.busy = Busy::Idle;
+                    self.now_idle();
+                }
+            }
+            Event::BookLoaded { id, name, result } => {
+                if matches!(self.busy, Busy::Book { id: book } if book == id) {
+                    self.book_loaded(name, result);
                     self.busy = Busy::Idle;
                     self.now_idle();
                 }
@@ -883,6 +902,52 @@ mod tests {
         let _gate = s.controller_mut().engine.hold_background_work();
         s.feed(b"setoption name Hash value 16\nucinewgame\nisready\nquit\n");
         assert!(s.controller().finished());
+    }
+
+    #[test]
+    fn readyok_waits_for_a_book_file_and_quit_does_not() {
+        let file = std::env::temp_dir().join(format!(
+            "chariot-controller-book-{}.cbk",
+            std::process::id()
+        ));
+        let bytes = crate::book::builtin()
+            .expect("the built-in book")
+            .to_bytes();
+        std::fs::write(&file, bytes).unwrap();
+        let set_book = format!("setoption name BookFile value {}\n", file.display());
+        let (mut s, sink) = session("uci");
+        let gate = Arc::new(crate::threads::Gate::default());
+        s.controller_mut().book_gate = Some(Arc::clone(&gate));
+        s.feed(format!("{set_book}isready\nposition startpos moves h2e2\n").as_bytes());
+        s.pump();
+        assert!(
+            !sink.lines().contains(&"readyok".to_string()),
+            "the book is not read yet"
+        );
+        assert!(matches!(s.controller().busy(), Busy::Book { .. }));
+        assert_eq!(
+            s.controller().position().moves_made(),
+            0,
+            "later commands wait"
+        );
+        gate.open();
+        let lines = pump_until(&mut s, &sink, |l| l == "readyok");
+        let note = lines
+            .iter()
+            .position(|l| l.starts_with("info string book ") && l.ends_with(" moves"));
+        let ready = lines.iter().position(|l| l == "readyok");
+        assert!(note.is_some() && note < ready, "{lines:?}");
+        assert!(matches!(
+            s.controller().play.book,
+            crate::protocol::play::BookSource::File(..)
+        ));
+        s.pump_wait(Duration::from_millis(1));
+        assert_eq!(s.controller().position().moves_made(), 1);
+        // Held again: quit ends the session without waiting for the read.
+        s.controller_mut().book_gate = Some(Arc::new(crate::threads::Gate::default()));
+        s.feed(format!("{set_book}isready\nquit\n").as_bytes());
+        assert!(s.controller().finished());
+        let _ = std::fs::remove_file(file);
     }
 
     #[test]

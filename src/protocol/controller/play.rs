@@ -5,10 +5,11 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{ActiveSearch, Controller};
-use crate::book::{self, Book};
+use super::{ActiveSearch, Busy, Controller};
+use crate::book::{self, Book, BookError};
 use crate::movegen::legal_moves;
 use crate::position::Position;
+use crate::protocol::event::Event;
 use crate::protocol::play::{
     book_reply, BookSource, PlayReporter, PlaySetting, BOOK_SALT, BUILTIN_BOOK,
 };
@@ -16,6 +17,7 @@ use crate::protocol::ranks;
 use crate::search::limits::Limits;
 use crate::search::report::{Reporter, Score, SearchResult};
 use crate::search::skill;
+use crate::threads::spawn_or_return;
 use crate::types::Move;
 
 impl Controller {
@@ -36,26 +38,59 @@ impl Controller {
                     self.play.book = BookSource::Builtin;
                     return;
                 }
-                let path = PathBuf::from(&name);
-                match Book::load(&path) {
-                    Ok(b) => {
-                        let text = format!(
-                            "book {name}: {} positions, {} moves",
-                            b.positions(),
-                            b.len()
-                        );
-                        self.play.book = BookSource::File(path, Arc::new(b));
-                        self.note(&text);
-                    }
-                    Err(e) => {
-                        self.play.book = BookSource::Unusable(path);
-                        self.report_failure(
-                            &format!("book not used: {e}"),
-                            &format!("book {name} not used: {e}; searching without a book"),
-                            &name,
-                        );
-                    }
-                }
+                self.load_book(name);
+            }
+        }
+    }
+
+    /// Reads the book file `name` on a thread of its own (a book may be up to
+    /// [`book::MAX_FILE_BYTES`]): the controller is busy until [`Event::BookLoaded`], so
+    /// `isready` is answered once the book is in use, and `quit` does not wait for the read.
+    fn load_book(&mut self, name: String) {
+        self.next_job += 1;
+        let id = self.next_job;
+        self.busy = Busy::Book { id };
+        let events = self.events.clone();
+        #[cfg(test)]
+        let gate = self.book_gate.clone();
+        let work = move || {
+            #[cfg(test)]
+            if let Some(gate) = gate {
+                gate.pass();
+            }
+            let path = PathBuf::from(&name);
+            let result = std::panic::catch_unwind(|| Book::load(&path))
+                .unwrap_or_else(|_| Err(BookError::Io("the read failed".to_string())))
+                .map(Arc::new)
+                .map_err(|e| e.to_string());
+            let _ = events.send(Event::BookLoaded { id, name, result });
+            Some(())
+        };
+        if let Err(work) = spawn_or_return("book", work) {
+            work();
+        }
+    }
+
+    /// Puts the book read by [`Controller::load_book`] in use, or says why it is not used.
+    pub(super) fn book_loaded(&mut self, name: String, result: Result<Arc<Book>, String>) {
+        let path = PathBuf::from(&name);
+        match result {
+            Ok(b) => {
+                let text = format!(
+                    "book {name}: {} positions, {} moves",
+                    b.positions(),
+                    b.len()
+                );
+                self.play.book = BookSource::File(path, b);
+                self.note(&text);
+            }
+            Err(e) => {
+                self.play.book = BookSource::Unusable(path);
+                self.report_failure(
+                    &format!("book not used: {e}"),
+                    &format!("book {name} not used: {e}; searching without a book"),
+                    &name,
+                );
             }
         }
     }
