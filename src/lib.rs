@@ -17,6 +17,7 @@ pub mod interrupt;
 pub mod json;
 pub mod matches;
 pub mod movegen;
+pub mod plot;
 pub mod position;
 pub mod protocol;
 pub mod rating;

@@ -525,7 +525,9 @@ fn run_tune(
     }
     if let Some(svg) = svg {
         let title = format!("Texel loss, {} positions, K = {k:.5}", samples.len());
-        if let Err(e) = std::fs::write(svg, tune::loss_svg(&curve, &title)) {
+        let written = tune::loss_svg(&curve, &title)
+            .and_then(|chart| std::fs::write(svg, chart).map_err(|e| e.to_string()));
+        if let Err(e) = written {
             eprintln!("chariot tune: cannot write {}: {e}", svg.display());
         }
     }

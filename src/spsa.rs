@@ -518,10 +518,8 @@ pub mod plot {
     }
 
     /// Points drawn per parameter path.
-    #[cfg(feature = "tune")]
     const MAX_POINTS: usize = 250;
 
-    #[cfg(feature = "tune")]
     fn plot_impl(names: &[String], rows: &[Vec<f64>]) -> Result<String, String> {
         use plotters::prelude::*;
         let cols = 4;
@@ -574,11 +572,6 @@ pub mod plot {
             root.present().map_err(|e| e.to_string())?;
         }
         Ok(out)
-    }
-
-    #[cfg(not(feature = "tune"))]
-    fn plot_impl(_names: &[String], _rows: &[Vec<f64>]) -> Result<String, String> {
-        Err("plots need a --features tune build".into())
     }
 }
 
@@ -670,7 +663,6 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "tune")]
     #[test]
     fn a_long_run_plots_no_larger_than_a_short_one() {
         let names: Vec<String> = ["RFP_MARGIN", "LMR_BASE"].map(String::from).to_vec();
@@ -692,6 +684,5 @@ mod tests {
     }
 
     /// A run short enough to be drawn point by point.
-    #[cfg(feature = "tune")]
     const MAX_SHORT: usize = 200;
 }

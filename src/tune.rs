@@ -474,38 +474,9 @@ pub fn weights_file(w: &Weights, command: &str) -> String {
 }
 
 /// An SVG line chart of the loss curve.
-pub fn loss_svg(curve: &[EpochLoss], title: &str) -> String {
-    let (w, h, pad) = (640.0, 400.0, 50.0);
-    let max_e = curve.last().map_or(1, |e| e.epoch.max(1)) as f64;
-    let lo = curve.iter().map(|e| e.loss).fold(f64::INFINITY, f64::min);
-    let hi = curve
-        .iter()
-        .map(|e| e.loss)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let span = (hi - lo).max(1e-9);
-    let pts: Vec<String> = curve
-        .iter()
-        .map(|e| {
-            let x = pad + (w - 2.0 * pad) * e.epoch as f64 / max_e;
-            let y = h - pad - (h - 2.0 * pad) * (e.loss - lo) / span;
-            format!("{x:.1},{y:.1}")
-        })
-        .collect();
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{pad}\" y=\"25\" font-family=\"sans-serif\" font-size=\"14\">{title}</text>\n\
-         <line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"black\"/>\n\
-         <line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{b}\" stroke=\"black\"/>\n\
-         <text x=\"5\" y=\"{pad}\" font-family=\"sans-serif\" font-size=\"11\">{hi:.5}</text>\n\
-         <text x=\"5\" y=\"{b}\" font-family=\"sans-serif\" font-size=\"11\">{lo:.5}</text>\n\
-         <text x=\"{r}\" y=\"{t}\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"end\">epoch {max_e}</text>\n\
-         <polyline fill=\"none\" stroke=\"crimson\" stroke-width=\"2\" points=\"{}\"/>\n</svg>\n",
-        pts.join(" "),
-        b = h - pad,
-        r = w - pad,
-        t = h - pad + 20.0,
-    )
+pub fn loss_svg(curve: &[EpochLoss], title: &str) -> Result<String, String> {
+    let points: Vec<(f64, f64)> = curve.iter().map(|e| (e.epoch as f64, e.loss)).collect();
+    crate::plot::line_chart(&points, title, "epoch", "loss")
 }
 
 /// The weights currently compiled in.

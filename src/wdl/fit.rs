@@ -12,9 +12,11 @@
 use std::fmt::Write as _;
 
 use clap::Args;
+use plotters::style::RGBColor;
 use rayon::prelude::*;
 
 use super::{phase_x, Model};
+use crate::plot;
 use crate::position::Position;
 use crate::search::score::MATE_BOUND;
 use crate::types::Color;
@@ -350,85 +352,31 @@ pub fn calibration(samples: &[Sample], model: &Model, k: usize, bins: usize) -> 
         .collect()
 }
 
-/// The calibration plot: observed against predicted frequency of wins, draws and losses.
-pub fn calibration_svg(series: &[(&str, &str, Vec<Bin>)], title: &str, note: &str) -> String {
-    let (w, h, pad) = (540.0, 520.0, 60.0);
-    let side = h - 2.0 * pad - 20.0;
-    let px = |p: f64| pad + side * p;
-    let py = |p: f64| pad + 20.0 + side * (1.0 - p);
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{pad}\" y=\"24\" font-size=\"14\">{title}</text>\n\
-         <text x=\"{pad}\" y=\"42\" font-size=\"11\" fill=\"#444\">{note}</text>\n"
-    );
-    for i in 0..=10 {
-        let p = f64::from(i) / 10.0;
-        let _ = writeln!(
-            s,
-            "<line x1=\"{x}\" y1=\"{y0}\" x2=\"{x}\" y2=\"{y1}\" stroke=\"#eee\"/>\
-             <line x1=\"{x0}\" y1=\"{y}\" x2=\"{x1}\" y2=\"{y}\" stroke=\"#eee\"/>\
-             <text x=\"{x}\" y=\"{ty}\" font-size=\"10\" text-anchor=\"middle\">{p:.1}</text>\
-             <text x=\"{tx}\" y=\"{yy}\" font-size=\"10\" text-anchor=\"end\">{p:.1}</text>",
-            x = px(p),
-            y0 = py(0.0),
-            y1 = py(1.0),
-            x0 = px(0.0),
-            x1 = px(1.0),
-            y = py(p),
-            ty = py(0.0) + 14.0,
-            tx = px(0.0) - 6.0,
-            yy = py(p) + 4.0,
-        );
-    }
-    let _ = writeln!(
-        s,
-        "<rect x=\"{x}\" y=\"{y}\" width=\"{side}\" height=\"{side}\" fill=\"none\" \
-         stroke=\"black\"/>\n<line x1=\"{x}\" y1=\"{yb}\" x2=\"{xr}\" y2=\"{y}\" \
-         stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n\
-         <text x=\"{xm}\" y=\"{yl}\" font-size=\"12\" text-anchor=\"middle\">predicted \
-         probability</text>\n<text x=\"16\" y=\"{ym}\" font-size=\"12\" text-anchor=\"middle\" \
-         transform=\"rotate(-90 16 {ym})\">observed frequency</text>",
-        x = px(0.0),
-        y = py(1.0),
-        yb = py(0.0),
-        xr = px(1.0),
-        xm = px(0.5),
-        yl = py(0.0) + 34.0,
-        ym = py(0.5),
-    );
-    for (i, (name, color, bins)) in series.iter().enumerate() {
-        let pts: Vec<String> = bins
-            .iter()
-            .filter(|b| b.count >= 50)
-            .map(|b| format!("{:.1},{:.1}", px(b.predicted), py(b.observed)))
-            .collect();
-        let _ = writeln!(
-            s,
-            "<polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"1.5\" points=\"{}\"/>",
-            pts.join(" ")
-        );
-        for b in bins.iter().filter(|b| b.count >= 50) {
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{color}\"/>",
-                px(b.predicted),
-                py(b.observed)
-            );
-        }
-        let ly = py(1.0) + 16.0 + 16.0 * i as f64;
-        let _ = writeln!(
-            s,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{color}\"/><text x=\"{}\" y=\"{}\" \
-             font-size=\"12\">{name}</text>",
-            px(0.0) + 14.0,
-            ly - 4.0,
-            px(0.0) + 24.0,
-            ly
-        );
-    }
-    s.push_str("</svg>\n");
-    s
+/// Colours of the calibration chart's win, draw and loss series.
+const CRIMSON: RGBColor = RGBColor(220, 20, 60);
+const GRAY: RGBColor = RGBColor(128, 128, 128);
+const ROYAL_BLUE: RGBColor = RGBColor(65, 105, 225);
+
+/// The calibration plot: observed against predicted frequency of wins, draws and losses
+/// (bins of fewer than 50 positions are left out: their frequencies are mostly noise).
+pub fn calibration_svg(
+    series: &[(&str, RGBColor, Vec<Bin>)],
+    title: &str,
+    note: &str,
+) -> Result<String, String> {
+    let series: Vec<plot::Calibration> = series
+        .iter()
+        .map(|(name, color, bins)| plot::Calibration {
+            name,
+            color: *color,
+            points: bins
+                .iter()
+                .filter(|b| b.count >= 50)
+                .map(|b| (b.predicted, b.observed))
+                .collect(),
+        })
+        .collect();
+    plot::calibration(&series, title, note)
 }
 
 /// Flags of `chariot wdl`.
@@ -532,11 +480,11 @@ fn run(args: &WdlArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     if let Some(svg) = &args.svg {
         let series = [
-            ("win", "crimson", calibration(&samples, &model.model, 0, 20)),
-            ("draw", "gray", calibration(&samples, &model.model, 1, 20)),
+            ("win", CRIMSON, calibration(&samples, &model.model, 0, 20)),
+            ("draw", GRAY, calibration(&samples, &model.model, 1, 20)),
             (
                 "loss",
-                "royalblue",
+                ROYAL_BLUE,
                 calibration(&samples, &model.model, 2, 20),
             ),
         ];
@@ -548,7 +496,8 @@ fn run(args: &WdlArgs) -> Result<(), String> {
             "bins of 5 % by predicted probability (at least 50 positions); 100 cp = {normalize:.0} \
              internal"
         );
-        std::fs::write(svg, calibration_svg(&series, &title, &note))
+        calibration_svg(&series, &title, &note)
+            .and_then(|chart| std::fs::write(svg, chart).map_err(|e| e.to_string()))
             .map_err(|e| format!("cannot write {}: {e}", svg.display()))?;
     }
     println!("{summary}");
