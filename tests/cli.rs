@@ -161,7 +161,7 @@ fn tune_refuses_step_sizes_epochs_and_terms_that_cannot_fit_and_writes_nothing()
             "--from-term",
             "99999",
         ],
-        "0..=651",
+        "0..=661",
     );
     refused(
         &["tune", "--data", data, "--out", out_s, "--epochs", "0"],

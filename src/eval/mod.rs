@@ -59,8 +59,10 @@ trait TermSink {
 /// The terms computed at evaluation time (everything but material and PST).
 #[inline(always)]
 fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
-    side_terms::<true>(pos, sink);
-    side_terms::<false>(pos, sink);
+    let red = side_terms::<true>(pos, sink);
+    let black = side_terms::<false>(pos, sink);
+    threat_terms::<true>(pos, &red, &black, sink);
+    threat_terms::<false>(pos, &black, &red, sink);
     let tempo = if pos.side_to_move() == Color::Red {
         1
     } else {
@@ -72,9 +74,9 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
 /// Gives `sink` one side's counts (Red's with `RED`, Black's negated otherwise). The
 /// colour is a constant so that the palace, the river and the soldiers' direction fold into
 /// the code: each palace lies in one 64-bit half of the board, so its counts take one
-/// population count instead of two.
+/// population count instead of two. Returns what the side attacks, for [`threat_terms`].
 #[inline(always)]
-fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) {
+fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) -> Attacks {
     let t = tables();
     let occ = pos.occupied();
     let (color, sign) = if RED {
@@ -90,8 +92,10 @@ fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) {
     let king_lines = t.cross(eksq);
     let mut palace_attackers = 0;
     let mut add = |term: usize, n: i32| sink.add(term, sign * n);
+    let mut at = Attacks::default();
     for sq in pos.pieces_of(color, PieceKind::Rook) {
         let att = t.rook(sq, occ);
+        at.rook |= att;
         add(Weights::MOBILITY_ROOK, (att & not_own).count() as i32);
         let on_palace = (att & palace).count() as i32;
         add(Weights::PALACE_ROOK, on_palace);
@@ -102,6 +106,7 @@ fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) {
     }
     for sq in pos.pieces_of(color, PieceKind::Horse) {
         let att = t.horse(sq, occ);
+        at.horse |= att;
         let safe = att & not_own & !enemy_pawn_attacks;
         add(Weights::MOBILITY_HORSE, safe.count() as i32);
         let on_palace = (att & palace).count() as i32;
@@ -109,7 +114,9 @@ fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) {
         palace_attackers += (on_palace > 0) as i32;
     }
     for sq in pos.pieces_of(color, PieceKind::Cannon) {
-        let rook = t.rook(sq, occ);
+        let (rook, captures) = t.rook_and_cannon(sq, occ);
+        at.cannon_quiet |= rook - occ;
+        at.cannon |= captures;
         add(Weights::MOBILITY_CANNON, (rook - occ).count() as i32);
         // What the cannon attacks: beyond the first piece of each ray (its screen), up to
         // and including the next one. Only looked up from a line through the palace.
@@ -147,6 +154,103 @@ fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) {
         - pos.pieces_of(them, PieceKind::Advisor).count() as i32
         - pos.pieces_of(them, PieceKind::Elephant).count() as i32;
     add(Weights::ATTACK_X_MISSING_DEFENDERS, n * missing_defenders);
+
+    // The cheap attackers: soldiers, then the general and its defenders.
+    at.lesser = t.pawns_attacks(color, pos.pieces_of(color, PieceKind::Pawn))
+        | t.king(pos.king_square(color));
+    for sq in pos.pieces_of(color, PieceKind::Advisor) {
+        at.lesser |= t.advisor(sq);
+    }
+    for sq in pos.pieces_of(color, PieceKind::Elephant) {
+        at.lesser |= t.elephant(sq, occ);
+    }
+    at.all = at.rook | at.horse | at.cannon | at.lesser;
+    at
+}
+
+/// What one side attacks, by kind of attacker (every point, own pieces included: an attack
+/// on an own piece defends it). Cannons: their capture targets, and apart from those the
+/// empty points they can move to.
+#[derive(Default)]
+struct Attacks {
+    rook: Bitboard,
+    horse: Bitboard,
+    cannon: Bitboard,
+    cannon_quiet: Bitboard,
+    /// Soldiers, advisors, elephants and the general.
+    lesser: Bitboard,
+    all: Bitboard,
+}
+
+/// Gives `sink` one side's threats against the other (`ours` attacks, `theirs` defends):
+/// pieces attacked by a cheaper piece, pieces attacked and not defended, and checks the side
+/// could give from a point the other does not attack. Counted for both sides whoever is to
+/// move, like every other term; the tuner's data (quiet positions: the side to move has no
+/// winning capture) mostly shows the threats of the side that has just moved.
+#[inline(always)]
+fn threat_terms<const RED: bool>(
+    pos: &Position,
+    ours: &Attacks,
+    theirs: &Attacks,
+    sink: &mut impl TermSink,
+) {
+    let t = tables();
+    let occ = pos.occupied();
+    let (color, sign) = if RED {
+        (Color::Red, 1)
+    } else {
+        (Color::Black, -1)
+    };
+    let them = !color;
+    let mut add = |term: usize, n: i32| sink.add(term, sign * n);
+    let rooks = pos.pieces_of(them, PieceKind::Rook);
+    let minors = pos.pieces_of(them, PieceKind::Horse) | pos.pieces_of(them, PieceKind::Cannon);
+    let cheaper_than_rook = ours.horse | ours.cannon | ours.lesser;
+    add(
+        Weights::THREAT_ON_ROOK,
+        (rooks & cheaper_than_rook).count() as i32,
+    );
+    add(
+        Weights::THREAT_ON_MINOR,
+        (minors & ours.lesser).count() as i32,
+    );
+    let hanging = pos.pieces(them) & ours.all & !theirs.all;
+    if hanging.any() {
+        let kinds = [
+            (Weights::HANGING_ROOK, pos.kind(PieceKind::Rook)),
+            (Weights::HANGING_HORSE, pos.kind(PieceKind::Horse)),
+            (Weights::HANGING_CANNON, pos.kind(PieceKind::Cannon)),
+            (Weights::HANGING_PAWN, pos.kind(PieceKind::Pawn)),
+            (
+                Weights::HANGING_DEFENDER,
+                pos.kind(PieceKind::Advisor) | pos.kind(PieceKind::Elephant),
+            ),
+        ];
+        for (term, kind) in kinds {
+            add(term, (hanging & kind).count() as i32);
+        }
+    }
+    // Checks: points from which a piece would attack the enemy general, that one of ours
+    // reaches, not occupied by our own pieces and not attacked by the enemy.
+    let eksq = pos.king_square(them);
+    let safe = !pos.pieces(color) & !theirs.all;
+    let rook_lines = t.rook(eksq, occ);
+    add(
+        Weights::SAFE_CHECK_ROOK,
+        (rook_lines & ours.rook & safe).any() as i32,
+    );
+    add(
+        Weights::SAFE_CHECK_HORSE,
+        (t.horse_attackers(eksq, occ) & ours.horse & safe).any() as i32,
+    );
+    // A cannon checks from beyond exactly one screen: past the first piece of each line,
+    // up to and including the second.
+    let cannon_points = t.rook(eksq, occ - (rook_lines & occ)) - rook_lines;
+    let cannon_reach = ours.cannon_quiet | (ours.cannon & pos.pieces(them));
+    add(
+        Weights::SAFE_CHECK_CANNON,
+        (cannon_points & cannon_reach & safe).any() as i32,
+    );
 }
 
 /// Sums the weighted terms onto the incremental material + PST score.
@@ -452,6 +556,113 @@ mod tests {
                     Weights::name(term)
                 );
             }
+        }
+    }
+
+    #[test]
+    fn threat_terms_count_attacked_hanging_and_checks() {
+        let f = |fen: &str, term: usize| feature(&Position::from_fen(fen).unwrap(), term);
+        // Red's horse b2 attacks Black's chariot c4, which nothing defends; the chariot can
+        // check Red's general d0 from d4 (c0 is covered by the horse).
+        let hanging = "4k4/9/9/9/9/2r6/9/1N7/9/3K5 w - - 0 1";
+        assert_eq!(f(hanging, Weights::THREAT_ON_ROOK), 1);
+        assert_eq!(f(hanging, Weights::HANGING_ROOK), 1);
+        assert_eq!(f(hanging, Weights::SAFE_CHECK_ROOK), -1);
+        // A Black soldier on c5 defends it: still attacked by a cheaper piece, not hanging.
+        let defended = "4k4/9/9/9/2p6/2r6/9/1N7/9/3K5 w - - 0 1";
+        assert_eq!(f(defended, Weights::THREAT_ON_ROOK), 1);
+        assert_eq!(f(defended, Weights::HANGING_ROOK), 0);
+        // A crossed Red soldier d6 attacks Black's undefended horse d7.
+        let minor = "4k4/9/3n5/3P5/9/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(f(minor, Weights::THREAT_ON_MINOR), 1);
+        assert_eq!(f(minor, Weights::HANGING_HORSE), 1);
+        assert_eq!(f(minor, Weights::HANGING_PAWN), 0);
+        // Red's horse e5 can check from d7 or f7; an advisor on e8 covers both.
+        let horse = "4k4/9/9/9/4N4/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(f(horse, Weights::SAFE_CHECK_HORSE), 1);
+        let covered = "4k4/4a4/9/9/4N4/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(f(covered, Weights::SAFE_CHECK_HORSE), 0);
+        // Red's cannon a5 can check from e5 with the advisor e8 as screen, unless a Black
+        // chariot on i5 covers the rank (and attacks the cannon, now hanging).
+        let cannon = "4k4/4a4/9/9/C8/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(f(cannon, Weights::SAFE_CHECK_CANNON), 1);
+        let covered = "4k4/4a4/9/9/C7r/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(f(covered, Weights::SAFE_CHECK_CANNON), 0);
+        assert_eq!(f(covered, Weights::HANGING_CANNON), -1);
+        // Without a screen a cannon gives no check.
+        let no_screen = "4k4/9/9/9/C8/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(f(no_screen, Weights::SAFE_CHECK_CANNON), 0);
+    }
+
+    /// The share of `term` in the evaluation of `fen` at `phase`, in Red's view: the
+    /// evaluation with the weights compiled in minus the same with that term's weight at 0
+    /// (the position and the same position without the feature).
+    fn share(fen: &str, term: usize, phase: i32) -> i32 {
+        let mut tr = trace(&Position::from_fen(fen).unwrap());
+        tr.phase = phase;
+        let w = &eval_tables().weights;
+        let mut without = w.clone();
+        without.terms[term] = (0, 0);
+        evaluate_trace(&tr, w) - evaluate_trace(&tr, &without)
+    }
+
+    #[test]
+    fn threats_favour_the_side_that_has_them() {
+        // The positions of `threat_terms_count_attacked_hanging_and_checks`: the feature
+        // counts for Red (+) or Black (−); its share must lean the same way. Attacks on
+        // chariots and safe checks are judged in the middlegame, where the fit gives them
+        // their weight (in the endgame it is near zero or below); a hanging chariot or
+        // soldier in the endgame (in the middlegame the fit finds a hanging chariot worth
+        // nothing: it usually escapes).
+        let hanging = "4k4/9/9/9/9/2r6/9/1N7/9/3K5 w - - 0 1";
+        let minor = "4k4/9/3n5/3P5/9/9/9/9/9/3K5 w - - 0 1";
+        let cases = [
+            (hanging, Weights::THREAT_ON_ROOK, MAX_PHASE, 1),
+            (hanging, Weights::HANGING_ROOK, 0, 1),
+            (hanging, Weights::SAFE_CHECK_ROOK, MAX_PHASE, -1),
+            (minor, Weights::THREAT_ON_MINOR, MAX_PHASE, 1),
+            (minor, Weights::HANGING_HORSE, MAX_PHASE, 1),
+            (minor, Weights::HANGING_HORSE, 0, 1),
+            (
+                "4k4/9/9/9/4N4/9/9/9/9/3K5 w - - 0 1",
+                Weights::SAFE_CHECK_HORSE,
+                MAX_PHASE,
+                1,
+            ),
+            (
+                "4k4/4a4/9/9/C8/9/9/9/9/3K5 w - - 0 1",
+                Weights::SAFE_CHECK_CANNON,
+                MAX_PHASE,
+                1,
+            ),
+            (
+                "4k4/4a4/9/9/C7r/9/9/9/9/3K5 w - - 0 1",
+                Weights::HANGING_CANNON,
+                MAX_PHASE / 2,
+                -1,
+            ),
+            (
+                "4k4/9/9/9/4p4/9/9/4R4/9/3K5 w - - 0 1",
+                Weights::HANGING_PAWN,
+                0,
+                1,
+            ),
+            (
+                "4k4/9/b8/9/9/9/9/R8/9/3K5 w - - 0 1",
+                Weights::HANGING_DEFENDER,
+                MAX_PHASE,
+                1,
+            ),
+        ];
+        for (fen, term, phase, sign) in cases {
+            let count = feature(&Position::from_fen(fen).unwrap(), term);
+            assert_eq!(count, sign, "{} in {fen}", Weights::name(term));
+            let s = share(fen, term, phase);
+            assert!(
+                s * sign > 0,
+                "{} at phase {phase}: {s} in {fen}",
+                Weights::name(term)
+            );
         }
     }
 }

@@ -119,5 +119,17 @@ pub fn weights() -> Weights {
     w.terms[Weights::CANNON_XRAY_KING] = (20, 5);
     w.terms[Weights::ROOK_XRAY_KING] = (20, 10);
     w.terms[Weights::MISSING_ELEPHANT] = (-20, -10);
+    // Threats: what is attacked by a cheaper piece or not defended at all is likely lost
+    // unless the side to move can save it; safe checks are the start of most attacks.
+    w.terms[Weights::THREAT_ON_ROOK] = (30, 20);
+    w.terms[Weights::THREAT_ON_MINOR] = (20, 15);
+    w.terms[Weights::HANGING_ROOK] = (20, 20);
+    w.terms[Weights::HANGING_HORSE] = (15, 15);
+    w.terms[Weights::HANGING_CANNON] = (15, 15);
+    w.terms[Weights::HANGING_PAWN] = (5, 10);
+    w.terms[Weights::HANGING_DEFENDER] = (5, 5);
+    w.terms[Weights::SAFE_CHECK_ROOK] = (20, 10);
+    w.terms[Weights::SAFE_CHECK_HORSE] = (15, 10);
+    w.terms[Weights::SAFE_CHECK_CANNON] = (15, 5);
     w
 }

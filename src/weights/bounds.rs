@@ -14,8 +14,9 @@ pub(crate) const PIECE_COUNT: [i64; 7] = [2, 2, 2, 2, 1, 2, 5];
 
 /// The largest count of each dynamic term (from `MOBILITY_ROOK` on) that one side's position
 /// can give (Red's count minus Black's is at most one side's).
-pub(crate) const MAX_DYNAMIC_COUNT: [i64; DYNAMIC_COUNT] =
-    [34, 16, 34, 2, 6, 2, 1, 18, 18, 18, 16, 16, 2, 2, 2];
+pub(crate) const MAX_DYNAMIC_COUNT: [i64; DYNAMIC_COUNT] = [
+    34, 16, 34, 2, 6, 2, 1, 18, 18, 18, 16, 16, 2, 2, 2, 2, 4, 2, 2, 2, 5, 4, 1, 1, 1,
+];
 
 /// Checks that no evaluation with weights `terms` can overflow a half of the packed
 /// midgame/endgame integer ([`MgEg`](super::MgEg)): each side's pieces on their best distinct

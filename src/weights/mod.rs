@@ -16,7 +16,7 @@ pub use bounds::check_packed_bounds;
 pub use mgeg::MgEg;
 
 /// Number of weighted terms.
-pub const TERM_COUNT: usize = 652;
+pub const TERM_COUNT: usize = 662;
 /// Game phase of the full board; a bare board is 0 (pure endgame).
 pub const MAX_PHASE: i32 = 48;
 /// Phase contribution of each kind (chariot 6, horse 3, cannon 3).
@@ -65,6 +65,27 @@ impl Weights {
     pub const ROOK_XRAY_KING: usize = 650;
     /// Elephants missing (2 minus the count).
     pub const MISSING_ELEPHANT: usize = 651;
+    /// Threats (the terms below count what one side attacks among the other's pieces):
+    /// enemy chariots attacked by a cheaper piece (any but a chariot or the general).
+    pub const THREAT_ON_ROOK: usize = 652;
+    /// Enemy horses and cannons attacked by a soldier, advisor, elephant or the general.
+    pub const THREAT_ON_MINOR: usize = 653;
+    /// Enemy chariots attacked and not defended (hanging).
+    pub const HANGING_ROOK: usize = 654;
+    /// Enemy horses attacked and not defended.
+    pub const HANGING_HORSE: usize = 655;
+    /// Enemy cannons attacked and not defended.
+    pub const HANGING_CANNON: usize = 656;
+    /// Enemy soldiers attacked and not defended.
+    pub const HANGING_PAWN: usize = 657;
+    /// Enemy advisors and elephants attacked and not defended.
+    pub const HANGING_DEFENDER: usize = 658;
+    /// A chariot can give check from a point the enemy does not attack (1 or 0).
+    pub const SAFE_CHECK_ROOK: usize = 659;
+    /// A horse can give check from a point the enemy does not attack (1 or 0).
+    pub const SAFE_CHECK_HORSE: usize = 660;
+    /// A cannon can give check from a point the enemy does not attack (1 or 0).
+    pub const SAFE_CHECK_CANNON: usize = 661;
 
     /// Index of the piece-square term of `kind` on `sq` (seen from Red; Black is mirrored).
     pub const fn psqt(kind: PieceKind, sq: usize) -> usize {
@@ -98,7 +119,17 @@ impl Weights {
             Self::ATTACK_X_MISSING_DEFENDERS => "attack x no defence".into(),
             Self::CANNON_XRAY_KING => "x-ray C to general".into(),
             Self::ROOK_XRAY_KING => "x-ray R to general".into(),
-            _ => "missing elephant".into(),
+            Self::MISSING_ELEPHANT => "missing elephant".into(),
+            Self::THREAT_ON_ROOK => "threat on R".into(),
+            Self::THREAT_ON_MINOR => "threat on N/C".into(),
+            Self::HANGING_ROOK => "hanging R".into(),
+            Self::HANGING_HORSE => "hanging N".into(),
+            Self::HANGING_CANNON => "hanging C".into(),
+            Self::HANGING_PAWN => "hanging P".into(),
+            Self::HANGING_DEFENDER => "hanging A/B".into(),
+            Self::SAFE_CHECK_ROOK => "safe check R".into(),
+            Self::SAFE_CHECK_HORSE => "safe check N".into(),
+            _ => "safe check C".into(),
         }
     }
 }
