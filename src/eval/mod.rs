@@ -71,6 +71,16 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
     sink.add(Weights::TEMPO, tempo);
 }
 
+/// The side a `RED` const parameter names, and the sign of its counts (Red +, Black −).
+#[inline(always)]
+const fn colour_and_sign<const RED: bool>() -> (Color, i32) {
+    if RED {
+        (Color::Red, 1)
+    } else {
+        (Color::Black, -1)
+    }
+}
+
 /// Gives `sink` one side's counts (Red's with `RED`, Black's negated otherwise). The
 /// colour is a constant so that the palace, the river and the soldiers' direction fold into
 /// the code: each palace lies in one 64-bit half of the board, so its counts take one
@@ -79,11 +89,7 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
 fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) -> Attacks {
     let t = tables();
     let occ = pos.occupied();
-    let (color, sign) = if RED {
-        (Color::Red, 1)
-    } else {
-        (Color::Black, -1)
-    };
+    let (color, sign) = colour_and_sign::<RED>();
     let them = !color;
     let enemy_pawn_attacks = t.pawns_attacks(them, pos.pieces_of(them, PieceKind::Pawn));
     let not_own = !pos.pieces(color);
@@ -196,11 +202,7 @@ fn threat_terms<const RED: bool>(
 ) {
     let t = tables();
     let occ = pos.occupied();
-    let (color, sign) = if RED {
-        (Color::Red, 1)
-    } else {
-        (Color::Black, -1)
-    };
+    let (color, sign) = colour_and_sign::<RED>();
     let them = !color;
     let mut add = |term: usize, n: i32| sink.add(term, sign * n);
     let rooks = pos.pieces_of(them, PieceKind::Rook);
