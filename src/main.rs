@@ -111,7 +111,7 @@ enum Command {
         #[arg(long)]
         free_scale: bool,
         /// Fit only the terms from this index on (e.g. newly added ones; see `weights::Weights`);
-        /// the others stay as compiled in. Below the number of terms (662).
+        /// the others stay as compiled in. Below the number of terms (710).
         #[arg(long, default_value_t = 0, value_parser = term_index)]
         from_term: usize,
     },

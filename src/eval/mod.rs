@@ -7,6 +7,7 @@
 //! this module and `position`.
 
 pub mod endgame;
+mod imbalance;
 
 use std::fmt::Write;
 
@@ -61,14 +62,11 @@ trait TermSink {
 fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
     let red = side_terms::<true>(pos, sink);
     let black = side_terms::<false>(pos, sink);
-    threat_terms::<true>(pos, &red, &black, sink);
-    threat_terms::<false>(pos, &black, &red, sink);
-    let tempo = if pos.side_to_move() == Color::Red {
-        1
-    } else {
-        -1
-    };
-    sink.add(Weights::TEMPO, tempo);
+    let red_to_move = pos.side_to_move() == Color::Red;
+    threat_terms::<true>(pos, &red, &black, !red_to_move, sink);
+    threat_terms::<false>(pos, &black, &red, red_to_move, sink);
+    imbalance::terms(pos, sink);
+    sink.add(Weights::TEMPO, if red_to_move { 1 } else { -1 });
 }
 
 /// The side a `RED` const parameter names, and the sign of its counts (Red +, Black −).
@@ -99,7 +97,12 @@ fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) -> Atta
     let mut palace_attackers = 0;
     let mut add = |term: usize, n: i32| sink.add(term, sign * n);
     let mut at = Attacks::default();
+    let pawns = pos.kind(PieceKind::Pawn);
     for sq in pos.pieces_of(color, PieceKind::Rook) {
+        add(
+            Weights::ROOK_OPEN_FILE,
+            (pawns & FILES[sq.file().index()]).is_empty() as i32,
+        );
         let att = t.rook(sq, occ);
         at.rook |= att;
         add(Weights::MOBILITY_ROOK, (att & not_own).count() as i32);
@@ -154,6 +157,12 @@ fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) -> Atta
         Weights::MISSING_ELEPHANT,
         2 - pos.pieces_of(color, PieceKind::Elephant).count() as i32,
     );
+    let crossed = (pos.pieces_of(color, PieceKind::Pawn) & Bitboard::half(them)).0;
+    let beside = (crossed & !FILES[8].0) << 1 | (crossed & !FILES[0].0) >> 1;
+    add(
+        Weights::PAWN_CONNECTED,
+        Bitboard(crossed & beside).count() as i32,
+    );
     let n = palace_attackers.min(4);
     add(Weights::PALACE_ATTACKERS_SQ, n * n);
     let missing_defenders = 4
@@ -174,6 +183,17 @@ fn side_terms<const RED: bool>(pos: &Position, sink: &mut impl TermSink) -> Atta
     at
 }
 
+/// The points of each file.
+const FILES: [Bitboard; 9] = {
+    let mut out = [Bitboard::EMPTY; 9];
+    let mut f = 0;
+    while f < 9 {
+        out[f] = Bitboard::file_mask(f);
+        f += 1;
+    }
+    out
+};
+
 /// What one side attacks, by kind of attacker (every point, own pieces included: an attack
 /// on an own piece defends it). Cannons: their capture targets, and apart from those the
 /// empty points they can move to.
@@ -193,18 +213,27 @@ struct Attacks {
 /// could give from a point the other does not attack. Counted for both sides whoever is to
 /// move, like every other term; the tuner's data (quiet positions: the side to move has no
 /// winning capture) mostly shows the threats of the side that has just moved.
+/// `on_mover`: `them` is the side to move; the counts go to the [`Weights::against_mover`]
+/// terms as well, which tell the threats the side to move must parry from those it can
+/// carry out (the quiescence search tries the latter).
 #[inline(always)]
 fn threat_terms<const RED: bool>(
     pos: &Position,
     ours: &Attacks,
     theirs: &Attacks,
+    on_mover: bool,
     sink: &mut impl TermSink,
 ) {
     let t = tables();
     let occ = pos.occupied();
     let (color, sign) = colour_and_sign::<RED>();
     let them = !color;
-    let mut add = |term: usize, n: i32| sink.add(term, sign * n);
+    let mut add = |term: usize, n: i32| {
+        sink.add(term, sign * n);
+        if on_mover {
+            sink.add(Weights::against_mover(term), sign * n);
+        }
+    };
     let rooks = pos.pieces_of(them, PieceKind::Rook);
     let minors = pos.pieces_of(them, PieceKind::Horse) | pos.pieces_of(them, PieceKind::Cannon);
     let cheaper_than_rook = ours.horse | ours.cannon | ours.lesser;
@@ -437,7 +466,7 @@ mod tests {
     use super::*;
     use crate::movegen::legal_moves;
     use crate::types::{Piece, Square};
-    use crate::weights::bounds::{MAX_DYNAMIC_COUNT, PIECE_COUNT};
+    use crate::weights::bounds::{max_imbalance, MAX_DYNAMIC_COUNT, PIECE_COUNT};
     use crate::weights::{check_packed_bounds, PSQ};
 
     #[test]
@@ -470,8 +499,10 @@ mod tests {
     fn packed_scores_cannot_overflow_their_halves() {
         // The largest |mg| and |eg| any evaluation can sum, read from the packed tables the
         // evaluation uses: each side's pieces on their best distinct points (Red's sum minus
-        // Black's is at most twice that), plus every dynamic term at its largest count.
-        for half in [MgEg::mg, MgEg::eg] {
+        // Black's is at most twice that), plus every dynamic term at its largest count, and
+        // the imbalance terms at their largest sum over all piece counts.
+        let halves: [fn((i32, i32)) -> i32; 2] = [|t| t.0, |t| t.1];
+        for (half, weight_half) in [MgEg::mg, MgEg::eg].into_iter().zip(halves) {
             let mut side = 0;
             for kind in PieceKind::ALL {
                 let mut values: Vec<i64> = PSQ[Piece::new(Color::Red, kind).index()]
@@ -483,9 +514,12 @@ mod tests {
                     .iter()
                     .sum::<i64>();
             }
+            let imbalance = Weights::IMBALANCE_OWN..Weights::ROOK_OPEN_FILE;
             let dynamic: i64 = (0..DYNAMIC_COUNT)
+                .filter(|i| !imbalance.contains(&(Weights::MOBILITY_ROOK + i)))
                 .map(|i| i64::from(half(DYNAMIC[i]).abs()) * MAX_DYNAMIC_COUNT[i])
-                .sum();
+                .sum::<i64>()
+                + max_imbalance(&tuned::TERMS, weight_half);
             assert!(
                 2 * side + dynamic <= i64::from(i16::MAX),
                 "{side} {dynamic}"
@@ -596,43 +630,117 @@ mod tests {
         assert_eq!(f(no_screen, Weights::SAFE_CHECK_CANNON), 0);
     }
 
-    /// The share of `term` in the evaluation of `fen` at `phase`, in Red's view: the
-    /// evaluation with the weights compiled in minus the same with that term's weight at 0
+    #[test]
+    fn threats_on_the_side_to_move_are_counted_again() {
+        let f = |fen: &str, term: usize| feature(&Position::from_fen(fen).unwrap(), term);
+        let on_mover = Weights::against_mover;
+        // Red's horse attacks Black's hanging chariot; the chariot can check Red's general.
+        let red = "4k4/9/9/9/9/2r6/9/1N7/9/3K5 w - - 0 1";
+        let black = "4k4/9/9/9/9/2r6/9/1N7/9/3K5 b - - 0 1";
+        for (fen, red_threats, black_threats) in [(red, 0, -1), (black, 1, 0)] {
+            assert_eq!(f(fen, Weights::HANGING_ROOK), 1);
+            assert_eq!(f(fen, on_mover(Weights::THREAT_ON_ROOK)), red_threats);
+            assert_eq!(f(fen, on_mover(Weights::HANGING_ROOK)), red_threats);
+            assert_eq!(f(fen, on_mover(Weights::SAFE_CHECK_ROOK)), black_threats);
+        }
+        assert_eq!(
+            Weights::name(on_mover(Weights::SAFE_CHECK_CANNON)),
+            "safe check C on mover"
+        );
+    }
+
+    #[test]
+    fn open_files_and_connected_soldiers_are_counted() {
+        let (open, connected) = (Weights::ROOK_OPEN_FILE, Weights::PAWN_CONNECTED);
+        let cases = [
+            // Red's chariot a0: open file, unless a soldier of either side stands on it.
+            ("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", open, 1),
+            ("4k4/9/9/9/9/9/P8/9/9/R2K5 w - - 0 1", open, 0),
+            ("4k4/9/9/p8/9/9/9/9/9/R2K5 w - - 0 1", open, 0),
+            // Red soldiers d6 and e6 side by side across the river: two; d6 and f6: none.
+            // (Side by side they are always across: before it, soldiers stand on every
+            // other file.) Black's pair d3 e3 across its river cancels Red's.
+            ("4k4/9/9/3PP4/9/9/9/9/9/3K5 w - - 0 1", connected, 2),
+            ("4k4/9/9/3P1P3/9/9/9/9/9/3K5 w - - 0 1", connected, 0),
+            ("4k4/9/9/3PP4/9/9/3pp4/9/9/3K5 w - - 0 1", connected, 0),
+            // No wrap from file i to file a of the next rank.
+            ("4k4/9/P8/8P/9/9/9/9/9/3K5 w - - 0 1", connected, 0),
+        ];
+        for (fen, term, count) in cases {
+            let p = Position::from_fen(fen).expect(fen);
+            assert_eq!(feature(&p, term), count, "{} in {fen}", Weights::name(term));
+        }
+    }
+
+    #[test]
+    fn imbalance_terms_are_products_of_the_counts() {
+        // Red: 2 chariots, 1 horse, 3 soldiers, 2 advisors; Black: 1 chariot, 2 cannons,
+        // 1 soldier, 2 elephants (in the order of `IMBALANCE_KINDS`).
+        let fen = "2b1k1b2/9/2c6/9/p8/9/P1P1P4/9/1c7/RRNAKA2r w - - 0 1";
+        let p = Position::from_fen(fen).unwrap();
+        let red = [2, 1, 0, 3, 2, 0];
+        let black = [1, 0, 2, 1, 0, 2];
+        for own in [true, false] {
+            for (i, j) in crate::weights::imbalance_pairs(own) {
+                let (term, expect) = if own {
+                    (
+                        Weights::imbalance_own(i, j),
+                        red[i] * red[j] - black[i] * black[j],
+                    )
+                } else {
+                    (
+                        Weights::imbalance_theirs(i, j),
+                        red[i] * black[j] - black[i] * red[j],
+                    )
+                };
+                assert_eq!(feature(&p, term), expect, "{}", Weights::name(term));
+            }
+        }
+    }
+
+    /// The share of `terms` in the evaluation of `fen` at `phase`, in Red's view: the
+    /// evaluation with the weights compiled in minus the same with those terms' weights at 0
     /// (the position and the same position without the feature).
-    fn share(fen: &str, term: usize, phase: i32) -> i32 {
+    fn share(fen: &str, terms: &[usize], phase: i32) -> i32 {
         let mut tr = trace(&Position::from_fen(fen).unwrap());
         tr.phase = phase;
         let w = &eval_tables().weights;
         let mut without = w.clone();
-        without.terms[term] = (0, 0);
+        for &t in terms {
+            without.terms[t] = (0, 0);
+        }
         evaluate_trace(&tr, w) - evaluate_trace(&tr, &without)
     }
 
     #[test]
     fn threats_favour_the_side_that_has_them() {
-        // The positions of `threat_terms_count_attacked_hanging_and_checks`: the feature
-        // counts for Red (+) or Black (−); its share must lean the same way. Attacks on
-        // chariots and safe checks are judged in the middlegame, where the fit gives them
-        // their weight (in the endgame it is near zero or below); a hanging chariot or
-        // soldier in the endgame (in the middlegame the fit finds a hanging chariot worth
-        // nothing: it usually escapes).
-        let hanging = "4k4/9/9/9/9/2r6/9/1N7/9/3K5 w - - 0 1";
-        let minor = "4k4/9/3n5/3P5/9/9/9/9/9/3K5 w - - 0 1";
+        // The positions of `threat_terms_count_attacked_hanging_and_checks`, with the
+        // threatened side to move: the feature counts for Red (+) or Black (−) in a threat
+        // term and in its `against_mover` twin; their share must lean the same way. (The
+        // threats of the side to move are left out: in the quiet positions the tuner fits,
+        // an enemy piece the side to move could take for free is rare, and the fit gives
+        // them little or negative weight; the quiescence search plays those captures.)
+        // Attacks on chariots and safe checks are judged in the middlegame, where the fit
+        // gives them their weight (in the endgame it is near zero or below); a hanging
+        // chariot or soldier in the endgame.
+        let hanging = "4k4/9/9/9/9/2r6/9/1N7/9/3K5 b - - 0 1";
+        let checked = "4k4/9/9/9/9/2r6/9/1N7/9/3K5 w - - 0 1";
+        let minor = "4k4/9/3n5/3P5/9/9/9/9/9/3K5 b - - 0 1";
         let cases = [
             (hanging, Weights::THREAT_ON_ROOK, MAX_PHASE, 1),
             (hanging, Weights::HANGING_ROOK, 0, 1),
-            (hanging, Weights::SAFE_CHECK_ROOK, MAX_PHASE, -1),
+            (checked, Weights::SAFE_CHECK_ROOK, MAX_PHASE, -1),
             (minor, Weights::THREAT_ON_MINOR, MAX_PHASE, 1),
             (minor, Weights::HANGING_HORSE, MAX_PHASE, 1),
             (minor, Weights::HANGING_HORSE, 0, 1),
             (
-                "4k4/9/9/9/4N4/9/9/9/9/3K5 w - - 0 1",
+                "4k4/9/9/9/4N4/9/9/9/9/3K5 b - - 0 1",
                 Weights::SAFE_CHECK_HORSE,
                 MAX_PHASE,
                 1,
             ),
             (
-                "4k4/4a4/9/9/C8/9/9/9/9/3K5 w - - 0 1",
+                "4k4/4a4/9/9/C8/9/9/9/9/3K5 b - - 0 1",
                 Weights::SAFE_CHECK_CANNON,
                 MAX_PHASE,
                 1,
@@ -644,27 +752,62 @@ mod tests {
                 -1,
             ),
             (
-                "4k4/9/9/9/4p4/9/9/4R4/9/3K5 w - - 0 1",
+                "4k4/9/9/9/4p4/9/9/4R4/9/3K5 b - - 0 1",
                 Weights::HANGING_PAWN,
                 0,
                 1,
             ),
             (
-                "4k4/9/b8/9/9/9/9/R8/9/3K5 w - - 0 1",
+                "4k4/9/b8/9/9/9/9/R8/9/3K5 b - - 0 1",
                 Weights::HANGING_DEFENDER,
                 MAX_PHASE,
                 1,
             ),
         ];
         for (fen, term, phase, sign) in cases {
-            let count = feature(&Position::from_fen(fen).unwrap(), term);
-            assert_eq!(count, sign, "{} in {fen}", Weights::name(term));
-            let s = share(fen, term, phase);
+            let p = Position::from_fen(fen).unwrap();
+            let twin = Weights::against_mover(term);
+            assert_eq!(feature(&p, term), sign, "{} in {fen}", Weights::name(term));
+            assert_eq!(feature(&p, twin), sign, "{} in {fen}", Weights::name(twin));
+            let s = share(fen, &[term, twin], phase);
             assert!(
                 s * sign > 0,
                 "{} at phase {phase}: {s} in {fen}",
                 Weights::name(term)
             );
         }
+    }
+
+    #[test]
+    fn open_files_and_imbalance_lean_the_expected_way() {
+        // A chariot on an open file, in the middlegame (in the endgame the fit gives it a
+        // little below zero: every file is open then).
+        let open = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+        assert!(share(open, &[Weights::ROOK_OPEN_FILE], MAX_PHASE) > 0);
+        // Side-by-side crossed soldiers, in the endgame. In the middlegame the fit puts the
+        // pair below zero: the soldiers' piece-square values already pay for advanced
+        // soldiers, and the term adds little beyond them.
+        let pair = "4k4/9/9/3PP4/9/9/9/9/9/3K5 w - - 0 1";
+        assert!(share(pair, &[Weights::PAWN_CONNECTED], 0) > 0);
+        // Imbalance: a horse against a cannon gains as the board empties (the cannon needs
+        // screens; Xiangqi endgame theory prefers the horse, the opening the cannon).
+        let imbalance: Vec<usize> = (Weights::IMBALANCE_OWN..Weights::ROOK_OPEN_FILE).collect();
+        let at_own_phase = |fen: &str| {
+            let phase = Position::from_fen(fen).unwrap().phase();
+            share(fen, &imbalance, phase)
+        };
+        let full = "r1bakab1r/9/1c7/p1p1p1p1p/9/9/P1P1P1P1P/9/9/RNBAKAB1R w - - 0 1";
+        let bare = "4k4/9/1c7/4p4/9/9/4P4/9/9/1N2K4 w - - 0 1";
+        let (full, bare) = (at_own_phase(full), at_own_phase(bare));
+        assert!(
+            bare > 0 && bare > full,
+            "horse against cannon: {full} full, {bare} bare"
+        );
+        // A chariot is worth less against a full set of advisors and elephants (the fit's
+        // reading of "a lone chariot cannot always break full defenders"): the imbalance
+        // share of chariot against four defenders is below that against none.
+        let defended = "2bakab2/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+        let bare_king = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+        assert!(at_own_phase(defended) < at_own_phase(bare_king));
     }
 }

@@ -131,5 +131,11 @@ pub fn weights() -> Weights {
     w.terms[Weights::SAFE_CHECK_ROOK] = (20, 10);
     w.terms[Weights::SAFE_CHECK_HORSE] = (15, 10);
     w.terms[Weights::SAFE_CHECK_CANNON] = (15, 5);
+    // The same threats against the side to move (it must parry them; the quiescence search
+    // resolves only its own captures) and the material imbalance start at 0: the piece
+    // values and the threat terms above already say what a hand-set start can.
+    // Chariots want open files; crossed soldiers side by side defend each other.
+    w.terms[Weights::ROOK_OPEN_FILE] = (10, 10);
+    w.terms[Weights::PAWN_CONNECTED] = (10, 20);
     w
 }

@@ -3,7 +3,7 @@
 //! [`MgEg`](super::MgEg). The tuner refuses weights that fail it; `eval`'s tests hold the
 //! compiled-in weights to it.
 
-use super::{Weights, TERM_COUNT};
+use super::{imbalance_pairs, Weights, IMBALANCE_KINDS, TERM_COUNT};
 use crate::types::PieceKind;
 
 /// Number of terms computed at evaluation time (from `MOBILITY_ROOK` on).
@@ -15,7 +15,9 @@ pub(crate) const PIECE_COUNT: [i64; 7] = [2, 2, 2, 2, 1, 2, 5];
 /// The largest count of each dynamic term (from `MOBILITY_ROOK` on) that one side's position
 /// can give (Red's count minus Black's is at most one side's).
 pub(crate) const MAX_DYNAMIC_COUNT: [i64; DYNAMIC_COUNT] = [
-    34, 16, 34, 2, 6, 2, 1, 18, 18, 18, 16, 16, 2, 2, 2, 2, 4, 2, 2, 2, 5, 4, 1, 1, 1,
+    34, 16, 34, 2, 6, 2, 1, 18, 18, 18, 16, 16, 2, 2, 2, 2, 4, 2, 2, 2, 5, 4, 1, 1, 1, 2, 4, 2, 2,
+    2, 5, 4, 1, 1, 1, 4, 4, 4, 10, 4, 4, 4, 4, 10, 4, 4, 4, 10, 4, 4, 25, 10, 10, 4, 4, 4, 4, 4,
+    10, 4, 4, 4, 10, 4, 4, 10, 4, 4, 10, 10, 4, 2, 5,
 ];
 
 /// Checks that no evaluation with weights `terms` can overflow a half of the packed
@@ -40,10 +42,12 @@ pub fn check_packed_bounds(terms: &[(i32, i32); TERM_COUNT]) -> Result<(), Strin
                 .sum::<i64>();
         }
         let dynamic: i64 = (0..DYNAMIC_COUNT)
+            .filter(|&i| !is_imbalance(Weights::MOBILITY_ROOK + i))
             .map(|i| {
                 i64::from(half(terms[Weights::MOBILITY_ROOK + i])).abs() * MAX_DYNAMIC_COUNT[i]
             })
-            .sum();
+            .sum::<i64>()
+            + max_imbalance(terms, half);
         let largest = 2 * side + dynamic;
         if largest > i64::from(i16::MAX) {
             return Err(format!(
@@ -55,6 +59,54 @@ pub fn check_packed_bounds(terms: &[(i32, i32); TERM_COUNT]) -> Result<(), Strin
         }
     }
     Ok(())
+}
+
+/// Whether term `t` is one of the material imbalance terms.
+fn is_imbalance(t: usize) -> bool {
+    (Weights::IMBALANCE_OWN..Weights::ROOK_OPEN_FILE).contains(&t)
+}
+
+/// The largest size of the imbalance terms' sum (Red's minus Black's) over every pair of
+/// piece counts the sides can have: exact, where the sum of each term's largest count would
+/// be several times too large (the terms are products of the same counts).
+pub(crate) fn max_imbalance(terms: &[(i32, i32); TERM_COUNT], half: fn((i32, i32)) -> i32) -> i64 {
+    let start = PIECE_COUNT.map(|n| n as usize);
+    let counts: Vec<[i64; 6]> = (0..IMBALANCE_KINDS
+        .iter()
+        .map(|k| start[k.index()] + 1)
+        .product())
+        .map(|mut code: usize| {
+            IMBALANCE_KINDS.map(|k| {
+                let n = start[k.index()] + 1;
+                let c = code % n;
+                code /= n;
+                c as i64
+            })
+        })
+        .collect();
+    let w = |t: usize| i64::from(half(terms[t]));
+    let own: Vec<i64> = counts
+        .iter()
+        .map(|c| {
+            imbalance_pairs(true)
+                .map(|(i, j)| w(Weights::imbalance_own(i, j)) * c[i] * c[j])
+                .sum()
+        })
+        .collect();
+    let theirs: Vec<(usize, usize, i64)> = imbalance_pairs(false)
+        .map(|(i, j)| (i, j, w(Weights::imbalance_theirs(i, j))))
+        .collect();
+    let mut largest = 0;
+    for (r, own_r) in counts.iter().zip(&own) {
+        for (b, own_b) in counts.iter().zip(&own) {
+            let cross: i64 = theirs
+                .iter()
+                .map(|&(i, j, v)| v * (r[i] * b[j] - b[i] * r[j]))
+                .sum();
+            largest = largest.max((own_r - own_b + cross).abs());
+        }
+    }
+    largest
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ pub use bounds::check_packed_bounds;
 pub use mgeg::MgEg;
 
 /// Number of weighted terms.
-pub const TERM_COUNT: usize = 662;
+pub const TERM_COUNT: usize = 710;
 /// Game phase of the full board; a bare board is 0 (pure endgame).
 pub const MAX_PHASE: i32 = 48;
 /// Phase contribution of each kind (chariot 6, horse 3, cannon 3).
@@ -86,6 +86,40 @@ impl Weights {
     pub const SAFE_CHECK_HORSE: usize = 660;
     /// A cannon can give check from a point the enemy does not attack (1 or 0).
     pub const SAFE_CHECK_CANNON: usize = 661;
+    /// The ten threat terms above once more, counted only for the side that has just moved
+    /// (threats against the side to move, which the quiescence search does not resolve:
+    /// it only tries the side to move's captures). See [`Self::against_mover`].
+    pub const THREATS_ON_MOVER: usize = 662;
+    /// Material imbalance, own × own: the product of one side's counts of two kinds (a kind
+    /// with itself included), for the kinds of [`IMBALANCE_KINDS`]; see [`Self::imbalance_own`].
+    pub const IMBALANCE_OWN: usize = 672;
+    /// Material imbalance, own × enemy: one side's count of a kind times the enemy's count of
+    /// a later kind of [`IMBALANCE_KINDS`]; see [`Self::imbalance_theirs`].
+    pub const IMBALANCE_THEIRS: usize = 693;
+    /// A chariot on a file without soldiers of either side.
+    pub const ROOK_OPEN_FILE: usize = 708;
+    /// Soldiers across the river with an own crossed soldier beside them (same rank, next
+    /// file): side-by-side soldiers defend each other and are hard to stop.
+    pub const PAWN_CONNECTED: usize = 709;
+
+    /// The term of threat term `threat` (`THREAT_ON_ROOK` … `SAFE_CHECK_CANNON`) counted
+    /// against the side to move only.
+    pub const fn against_mover(threat: usize) -> usize {
+        threat - Self::THREAT_ON_ROOK + Self::THREATS_ON_MOVER
+    }
+
+    /// The own × own imbalance term of kinds `i <= j` (indices into [`IMBALANCE_KINDS`]).
+    pub const fn imbalance_own(i: usize, j: usize) -> usize {
+        // Rows of the upper triangle: row i holds 6 − i entries.
+        Self::IMBALANCE_OWN + i * (11 - i) / 2 + j
+    }
+
+    /// The own × enemy imbalance term of kinds `i < j` (indices into [`IMBALANCE_KINDS`]):
+    /// own `i` times enemy `j`, minus the enemy's `i` times own `j` (so `j < i` is the same
+    /// term negated, and `i == j` cancels).
+    pub const fn imbalance_theirs(i: usize, j: usize) -> usize {
+        Self::IMBALANCE_THEIRS + i * (9 - i) / 2 + j - 1
+    }
 
     /// Index of the piece-square term of `kind` on `sq` (seen from Red; Black is mirrored).
     pub const fn psqt(kind: PieceKind, sq: usize) -> usize {
@@ -129,9 +163,51 @@ impl Weights {
             Self::HANGING_DEFENDER => "hanging A/B".into(),
             Self::SAFE_CHECK_ROOK => "safe check R".into(),
             Self::SAFE_CHECK_HORSE => "safe check N".into(),
-            _ => "safe check C".into(),
+            Self::SAFE_CHECK_CANNON => "safe check C".into(),
+            Self::THREATS_ON_MOVER..=671 => {
+                format!(
+                    "{} on mover",
+                    Self::name(i - Self::THREATS_ON_MOVER + Self::THREAT_ON_ROOK)
+                )
+            }
+            Self::IMBALANCE_OWN..=692 | Self::IMBALANCE_THEIRS..=707 => {
+                let own = i < Self::IMBALANCE_THEIRS;
+                let (a, b) = imbalance_pairs(own)
+                    .find(|&(a, b)| {
+                        i == if own {
+                            Self::imbalance_own(a, b)
+                        } else {
+                            Self::imbalance_theirs(a, b)
+                        }
+                    })
+                    .expect("an imbalance term");
+                let (a, b) = (IMBALANCE_KINDS[a].char(), IMBALANCE_KINDS[b].char());
+                if own {
+                    format!("imbalance {a}x{b}")
+                } else {
+                    format!("imbalance {a}x enemy {b}")
+                }
+            }
+            Self::ROOK_OPEN_FILE => "R open file".into(),
+            _ => "P connected".into(),
         }
     }
+}
+
+/// The kinds the material imbalance terms count, in the order of their indices.
+pub const IMBALANCE_KINDS: [PieceKind; 6] = [
+    PieceKind::Rook,
+    PieceKind::Horse,
+    PieceKind::Cannon,
+    PieceKind::Pawn,
+    PieceKind::Advisor,
+    PieceKind::Elephant,
+];
+
+/// The kind-index pairs of the imbalance terms: `i <= j` for own × own, `i < j` for own ×
+/// enemy.
+pub fn imbalance_pairs(own: bool) -> impl Iterator<Item = (usize, usize)> {
+    (0..6).flat_map(move |i| ((i + !own as usize)..6).map(move |j| (i, j)))
 }
 
 /// Material + piece-square value of each piece (by [`Piece::index`]) on each point, from
