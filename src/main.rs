@@ -111,7 +111,7 @@ enum Command {
         #[arg(long)]
         free_scale: bool,
         /// Fit only the terms from this index on (e.g. newly added ones; see `weights::Weights`);
-        /// the others stay as compiled in. Below the number of terms (710).
+        /// the others stay as compiled in. Below the number of terms (717).
         #[arg(long, default_value_t = 0, value_parser = term_index)]
         from_term: usize,
     },
@@ -523,19 +523,21 @@ fn run_tune(
         eprintln!("chariot tune: cannot write {}: {e}", out.display());
         return ExitCode::from(2);
     }
+    eprintln!("wrote {}", out.display());
+    let mut code = ExitCode::SUCCESS;
     if let Some(svg) = svg {
         let title = format!("Texel loss, {} positions, K = {k:.5}", samples.len());
         let written = tune::loss_svg(&curve, &title)
             .and_then(|chart| std::fs::write(svg, chart).map_err(|e| e.to_string()));
         if let Err(e) = written {
             eprintln!("chariot tune: cannot write {}: {e}", svg.display());
+            code = ExitCode::from(2);
         }
     }
-    eprintln!("wrote {}", out.display());
     println!(
         "positions {} K {k:.6} loss before {loss_before:.6} after {loss_after:.6} time {:.1} s",
         samples.len(),
         start.elapsed().as_secs_f64()
     );
-    ExitCode::SUCCESS
+    code
 }

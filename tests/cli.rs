@@ -162,7 +162,7 @@ fn tune_refuses_step_sizes_epochs_and_terms_that_cannot_fit_and_writes_nothing()
             "--from-term",
             "99999",
         ],
-        "0..=709",
+        "0..=716",
     );
     refused(
         &["tune", "--data", data, "--out", out_s, "--epochs", "0"],
@@ -200,6 +200,16 @@ fn tune_writes_a_new_file_by_default_and_never_the_source() {
     assert_eq!(words[..1], ["positions"], "{summary}");
     let (before, after): (f64, f64) = (words[6].parse().unwrap(), words[8].parse().unwrap());
     assert!(after < before, "{summary}");
+    // A loss chart that cannot be written fails the run (the weights are still written).
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .current_dir(&dir)
+        .args(["tune", "--data", "data.txt", "--epochs", "5", "--lr", "2"])
+        .args(["--out", "again.rs", "--svg", "no/such/dir/loss.svg"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot write no/such/dir/loss.svg"));
+    assert!(dir.join("again.rs").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -137,5 +137,15 @@ pub fn weights() -> Weights {
     // Chariots want open files; crossed soldiers side by side defend each other.
     w.terms[Weights::ROOK_OPEN_FILE] = (10, 10);
     w.terms[Weights::PAWN_CONNECTED] = (10, 20);
+    // Piece placement: half-open files, trapped horses, the bottom cannon, a horse stuck in
+    // its palace's centre facing a central cannon, defenders that guard each other, and
+    // attackers all on one wing.
+    w.terms[Weights::ROOK_HALF_OPEN_FILE] = (5, 5);
+    w.terms[Weights::HORSE_TRAPPED] = (-20, -10);
+    w.terms[Weights::BOTTOM_CANNON] = (15, 0);
+    w.terms[Weights::PALACE_HORSE_UNDER_CANNON] = (-30, -10);
+    w.terms[Weights::ADVISORS_CONNECTED] = (10, 10);
+    w.terms[Weights::ELEPHANTS_CONNECTED] = (10, 10);
+    w.terms[Weights::WING_CROWDING] = (-5, 0);
     w
 }

@@ -17,7 +17,7 @@ pub(crate) const PIECE_COUNT: [i64; 7] = [2, 2, 2, 2, 1, 2, 5];
 pub(crate) const MAX_DYNAMIC_COUNT: [i64; DYNAMIC_COUNT] = [
     34, 16, 34, 2, 6, 2, 1, 18, 18, 18, 16, 16, 2, 2, 2, 2, 4, 2, 2, 2, 5, 4, 1, 1, 1, 2, 4, 2, 2,
     2, 5, 4, 1, 1, 1, 4, 4, 4, 10, 4, 4, 4, 4, 10, 4, 4, 4, 10, 4, 4, 25, 10, 10, 4, 4, 4, 4, 4,
-    10, 4, 4, 4, 10, 4, 4, 10, 4, 4, 10, 10, 4, 2, 5,
+    10, 4, 4, 4, 10, 4, 4, 10, 4, 4, 10, 10, 4, 2, 5, 2, 2, 2, 1, 1, 1, 6,
 ];
 
 /// Checks that no evaluation with weights `terms` can overflow a half of the packed
@@ -63,7 +63,7 @@ pub fn check_packed_bounds(terms: &[(i32, i32); TERM_COUNT]) -> Result<(), Strin
 
 /// Whether term `t` is one of the material imbalance terms.
 fn is_imbalance(t: usize) -> bool {
-    (Weights::IMBALANCE_OWN..Weights::ROOK_OPEN_FILE).contains(&t)
+    Weights::IMBALANCE.contains(&t)
 }
 
 /// The largest size of the imbalance terms' sum (Red's minus Black's) over every pair of

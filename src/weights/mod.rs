@@ -16,7 +16,7 @@ pub use bounds::check_packed_bounds;
 pub use mgeg::MgEg;
 
 /// Number of weighted terms.
-pub const TERM_COUNT: usize = 710;
+pub const TERM_COUNT: usize = 717;
 /// Game phase of the full board; a bare board is 0 (pure endgame).
 pub const MAX_PHASE: i32 = 48;
 /// Phase contribution of each kind (chariot 6, horse 3, cannon 3).
@@ -96,11 +96,32 @@ impl Weights {
     /// Material imbalance, own × enemy: one side's count of a kind times the enemy's count of
     /// a later kind of [`IMBALANCE_KINDS`]; see [`Self::imbalance_theirs`].
     pub const IMBALANCE_THEIRS: usize = 693;
+    /// All material imbalance terms (own × own, then own × enemy).
+    pub const IMBALANCE: std::ops::Range<usize> = Self::IMBALANCE_OWN..Self::ROOK_OPEN_FILE;
     /// A chariot on a file without soldiers of either side.
     pub const ROOK_OPEN_FILE: usize = 708;
     /// Soldiers across the river with an own crossed soldier beside them (same rank, next
     /// file): side-by-side soldiers defend each other and are hard to stop.
     pub const PAWN_CONNECTED: usize = 709;
+    /// A chariot on a file with enemy soldiers but none of its own.
+    pub const ROOK_HALF_OPEN_FILE: usize = 710;
+    /// A horse with at most one safe move (its legs blocked, its points occupied by own
+    /// pieces or covered by enemy soldiers).
+    pub const HORSE_TRAPPED: usize = 711;
+    /// A cannon on the enemy's back rank ("bottom cannon"), where it pins the general to its
+    /// palace and combines with a chariot for the classic back-rank mates.
+    pub const BOTTOM_CANNON: usize = 712;
+    /// An own horse on the palace centre while an enemy cannon stands on the centre file: the
+    /// horse blocks its own general's escape and is the screen the cannon needs (the "horse
+    /// in the heart of the palace" weakness).
+    pub const PALACE_HORSE_UNDER_CANNON: usize = 713;
+    /// Both advisors defending each other (one on the palace centre).
+    pub const ADVISORS_CONNECTED: usize = 714;
+    /// Both elephants defending each other (their eye between them free).
+    pub const ELEPHANTS_CONNECTED: usize = 715;
+    /// Chariots, horses and cannons crowded on one wing: the difference between the number
+    /// on files a–d and on files f–i.
+    pub const WING_CROWDING: usize = 716;
 
     /// The term of threat term `threat` (`THREAT_ON_ROOK` … `SAFE_CHECK_CANNON`) counted
     /// against the side to move only.
@@ -189,7 +210,14 @@ impl Weights {
                 }
             }
             Self::ROOK_OPEN_FILE => "R open file".into(),
-            _ => "P connected".into(),
+            Self::PAWN_CONNECTED => "P connected".into(),
+            Self::ROOK_HALF_OPEN_FILE => "R half-open file".into(),
+            Self::HORSE_TRAPPED => "N trapped".into(),
+            Self::BOTTOM_CANNON => "bottom cannon".into(),
+            Self::PALACE_HORSE_UNDER_CANNON => "palace N under C".into(),
+            Self::ADVISORS_CONNECTED => "A connected".into(),
+            Self::ELEPHANTS_CONNECTED => "B connected".into(),
+            _ => "wing crowding".into(),
         }
     }
 }
