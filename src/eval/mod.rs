@@ -688,6 +688,14 @@ mod tests {
         );
     }
 
+    /// Asserts each `(fen, term, count)`: the term's feature count in that position.
+    fn assert_features(cases: &[(&str, usize, i32)]) {
+        for &(fen, term, count) in cases {
+            let p = Position::from_fen(fen).expect(fen);
+            assert_eq!(feature(&p, term), count, "{} in {fen}", Weights::name(term));
+        }
+    }
+
     #[test]
     fn open_files_and_connected_soldiers_are_counted() {
         let (open, connected) = (Weights::ROOK_OPEN_FILE, Weights::PAWN_CONNECTED);
@@ -705,10 +713,7 @@ mod tests {
             // No wrap from file i to file a of the next rank.
             ("4k4/9/P8/8P/9/9/9/9/9/3K5 w - - 0 1", connected, 0),
         ];
-        for (fen, term, count) in cases {
-            let p = Position::from_fen(fen).expect(fen);
-            assert_eq!(feature(&p, term), count, "{} in {fen}", Weights::name(term));
-        }
+        assert_features(&cases);
     }
 
     #[test]
@@ -753,10 +758,7 @@ mod tests {
             ("3k5/9/9/9/9/9/9/9/9/RRN1K4 w - - 0 1", wing, 3),
             ("3k5/9/4c4/9/9/9/9/9/9/RRN1K3C w - - 0 1", wing, 2),
         ];
-        for (fen, term, count) in cases {
-            let p = Position::from_fen(fen).unwrap();
-            assert_eq!(feature(&p, term), count, "{} in {fen}", Weights::name(term));
-        }
+        assert_features(&cases);
     }
 
     #[test]
