@@ -53,8 +53,14 @@ const DYNAMIC: [MgEg; DYNAMIC_COUNT] = {
 
 /// Receives the non-PST terms: Red's counts, Black's negated, term by term (a term may come
 /// more than once; zero counts included).
-trait TermSink {
+trait TermSink: Sized {
     fn add(&mut self, term: usize, count: i32);
+
+    /// The material imbalance terms; a sink that only sums takes their sum at once.
+    #[inline(always)]
+    fn add_imbalance(&mut self, pos: &Position) {
+        imbalance::terms(pos, self);
+    }
 }
 
 /// The terms computed at evaluation time (everything but material and PST).
@@ -65,7 +71,7 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
     let red_to_move = pos.side_to_move() == Color::Red;
     threat_terms::<true>(pos, &red, &black, !red_to_move, sink);
     threat_terms::<false>(pos, &black, &red, red_to_move, sink);
-    imbalance::terms(pos, sink);
+    sink.add_imbalance(pos);
     sink.add(Weights::TEMPO, if red_to_move { 1 } else { -1 });
 }
 
@@ -330,6 +336,11 @@ impl TermSink for ScoreSink {
     #[inline(always)]
     fn add(&mut self, term: usize, count: i32) {
         self.0 += DYNAMIC[term - Weights::MOBILITY_ROOK] * count;
+    }
+
+    #[inline(always)]
+    fn add_imbalance(&mut self, pos: &Position) {
+        self.0 += imbalance::score(pos);
     }
 }
 
