@@ -69,8 +69,13 @@ fn dynamic_terms(pos: &Position, sink: &mut impl TermSink) {
     let red = side_terms::<true>(pos, sink);
     let black = side_terms::<false>(pos, sink);
     let red_to_move = pos.side_to_move() == Color::Red;
-    threat_terms::<true>(pos, &red, &black, !red_to_move, sink);
-    threat_terms::<false>(pos, &black, &red, red_to_move, sink);
+    if red_to_move {
+        threat_terms::<true, false>(pos, &red, &black, sink);
+        threat_terms::<false, true>(pos, &black, &red, sink);
+    } else {
+        threat_terms::<true, true>(pos, &red, &black, sink);
+        threat_terms::<false, false>(pos, &black, &red, sink);
+    }
     sink.add_imbalance(pos);
     sink.add(Weights::TEMPO, if red_to_move { 1 } else { -1 });
 }
@@ -258,15 +263,15 @@ struct Attacks {
 /// could give from a point the other does not attack. Counted for both sides whoever is to
 /// move, like every other term; the tuner's data (quiet positions: the side to move has no
 /// winning capture) mostly shows the threats of the side that has just moved.
-/// `on_mover`: `them` is the side to move; the counts go to the [`Weights::against_mover`]
+/// `ON_MOVER`: `them` is the side to move; the counts go to the [`Weights::against_mover`]
 /// terms as well, which tell the threats the side to move must parry from those it can
-/// carry out (the quiescence search tries the latter).
+/// carry out (the quiescence search tries the latter). A constant, so that the two weights
+/// of a count fold into one.
 #[inline(always)]
-fn threat_terms<const RED: bool>(
+fn threat_terms<const RED: bool, const ON_MOVER: bool>(
     pos: &Position,
     ours: &Attacks,
     theirs: &Attacks,
-    on_mover: bool,
     sink: &mut impl TermSink,
 ) {
     let t = tables();
@@ -275,7 +280,7 @@ fn threat_terms<const RED: bool>(
     let them = !color;
     let mut add = |term: usize, n: i32| {
         sink.add(term, sign * n);
-        if on_mover {
+        if ON_MOVER {
             sink.add(Weights::against_mover(term), sign * n);
         }
     };
