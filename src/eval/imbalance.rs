@@ -10,10 +10,10 @@
 //! laid out as two 6 × 6 matrices ([`score`]: a few dozen multiply-adds by constants, small
 //! beside the attack terms), so no material-key cache is needed.
 
-use super::TermSink;
+use super::{weight, TermSink};
 use crate::position::Position;
 use crate::types::Color;
-use crate::weights::{tuned, MgEg, Weights, IMBALANCE_KINDS};
+use crate::weights::{MgEg, Weights, IMBALANCE_KINDS};
 
 /// The counts of the kinds of [`IMBALANCE_KINDS`] of one side.
 #[inline(always)]
@@ -43,8 +43,7 @@ const OWN: [[MgEg; 6]; 6] = {
     while i < 6 {
         let mut j = i;
         while j < 6 {
-            let (m, e) = tuned::TERMS[Weights::imbalance_own(i, j)];
-            out[i][j] = MgEg::new(m, e);
+            out[i][j] = weight(Weights::imbalance_own(i, j));
             j += 1;
         }
         i += 1;
@@ -61,9 +60,9 @@ const CROSS: [[MgEg; 6]; 6] = {
     while i < 6 {
         let mut j = i + 1;
         while j < 6 {
-            let (m, e) = tuned::TERMS[Weights::imbalance_theirs(i, j)];
-            out[i][j] = MgEg::new(m, e);
-            out[j][i] = MgEg::new(-m, -e);
+            let w = weight(Weights::imbalance_theirs(i, j));
+            out[i][j] = w;
+            out[j][i] = MgEg::new(-w.mg(), -w.eg());
             j += 1;
         }
         i += 1;
@@ -102,8 +101,7 @@ mod tests {
 
     impl TermSink for Sum {
         fn add(&mut self, term: usize, count: i32) {
-            let (m, e) = tuned::TERMS[term];
-            self.0 += MgEg::new(m, e) * count;
+            self.0 += weight(term) * count;
         }
     }
 

@@ -51,6 +51,12 @@ const DYNAMIC: [MgEg; DYNAMIC_COUNT] = {
     out
 };
 
+/// The compiled-in weight of a term computed at evaluation time.
+#[inline(always)]
+const fn weight(term: usize) -> MgEg {
+    DYNAMIC[term - Weights::MOBILITY_ROOK]
+}
+
 /// Receives the non-PST terms: Red's counts, Black's negated, term by term (a term may come
 /// more than once; zero counts included).
 trait TermSink: Sized {
@@ -340,7 +346,7 @@ struct ScoreSink(MgEg);
 impl TermSink for ScoreSink {
     #[inline(always)]
     fn add(&mut self, term: usize, count: i32) {
-        self.0 += DYNAMIC[term - Weights::MOBILITY_ROOK] * count;
+        self.0 += weight(term) * count;
     }
 
     #[inline(always)]
