@@ -114,6 +114,11 @@ enum Command {
         /// the others stay as compiled in. Below the number of terms (717).
         #[arg(long, default_value_t = 0, value_parser = term_index)]
         from_term: usize,
+        /// Held-out data (same format, positions not in --data): the loss of the starting and
+        /// the fitted weights on its quiet positions is reported, and a fit that raises it
+        /// (overfitting) is refused like one that raises the training loss.
+        #[arg(long)]
+        validate: Option<PathBuf>,
     },
     /// Self-play training data: `FEN;result;score;ply` lines (and PGN), in-process.
     Selfplay(chariot::selfplay::cli::SelfplayArgs),
@@ -251,9 +256,11 @@ fn main() -> ExitCode {
             svg,
             free_scale,
             from_term,
+            validate,
         }) => run_tune(
             &data,
             limit,
+            validate.as_deref(),
             &out,
             svg.as_deref(),
             chariot::tune::TuneConfig {
@@ -446,34 +453,35 @@ fn run_suite(
     }
 }
 
-fn run_tune(
-    data: &std::path::Path,
+/// The quiet positions of the data file `path` (its first `limit` lines), with what was
+/// skipped said on stderr; `None` (after saying why) if the file cannot be read or holds no
+/// usable position.
+fn read_samples(
+    path: &std::path::Path,
     limit: Option<usize>,
-    out: &std::path::Path,
-    svg: Option<&std::path::Path>,
-    cfg: chariot::tune::TuneConfig,
-) -> ExitCode {
+) -> Option<Vec<chariot::tune::Sample>> {
     use chariot::tune;
-    let text = match std::fs::read(data) {
+    let text = match std::fs::read(path) {
         Ok(bytes) => {
             let (text, skipped) = tune::utf8_lines(bytes);
             if skipped > 0 {
                 eprintln!(
                     "chariot tune: {}: skipped {skipped} line(s) that are not valid UTF-8",
-                    data.display()
+                    path.display()
                 );
             }
             text
         }
         Err(e) => {
-            eprintln!("chariot tune: cannot read {}: {e}", data.display());
-            return ExitCode::from(2);
+            eprintln!("chariot tune: cannot read {}: {e}", path.display());
+            return None;
         }
     };
     let start = Instant::now();
     let (samples, stats) = tune::load(&text, limit);
     eprintln!(
-        "{} lines: {} quiet positions kept, {} noisy, {} malformed ({:.1} s)",
+        "{}: {} lines: {} quiet positions kept, {} noisy, {} malformed ({:.1} s)",
+        path.display(),
         stats.lines,
         stats.kept,
         stats.noisy,
@@ -481,9 +489,30 @@ fn run_tune(
         start.elapsed().as_secs_f64()
     );
     if samples.is_empty() {
-        eprintln!("chariot tune: no usable positions");
-        return ExitCode::from(2);
+        eprintln!("chariot tune: {}: no usable positions", path.display());
+        return None;
     }
+    Some(samples)
+}
+
+fn run_tune(
+    data: &std::path::Path,
+    limit: Option<usize>,
+    validate: Option<&std::path::Path>,
+    out: &std::path::Path,
+    svg: Option<&std::path::Path>,
+    cfg: chariot::tune::TuneConfig,
+) -> ExitCode {
+    use chariot::tune;
+    let start = Instant::now();
+    let Some(samples) = read_samples(data, limit) else {
+        return ExitCode::from(2);
+    };
+    let held_out = match validate.map(|path| read_samples(path, None)) {
+        None => None,
+        Some(Some(samples)) => Some(samples),
+        Some(None) => return ExitCode::from(2),
+    };
     let fitted = tune::tune(&samples, &tune::current_weights(), &cfg, |e, secs| {
         eprintln!("epoch {:>5}  loss {:.6}  ({secs:.1} s)", e.epoch, e.loss);
     });
@@ -500,12 +529,30 @@ fn run_tune(
             return ExitCode::FAILURE;
         }
     };
+    // The held-out loss, judged as the training loss is: each weight set at its own best K.
+    let held_out_losses = held_out.as_ref().map(|h| {
+        (
+            tune::loss_at_best_k(h, &tune::current_weights()),
+            tune::loss_at_best_k(h, &weights),
+        )
+    });
+    if let Some((before, after)) = held_out_losses {
+        eprintln!("held-out loss {before:.6} -> {after:.6}");
+        if !after.is_finite() || after > before {
+            eprintln!(
+                "chariot tune: the fitted weights predict the held-out positions worse than the \
+                 starting ones (loss {before:.6} -> {after:.6}); nothing written"
+            );
+            return ExitCode::FAILURE;
+        }
+    }
     let command = format!(
-        "chariot tune --data {} --epochs {} --lr {}{}{}{}",
+        "chariot tune --data {} --epochs {} --lr {}{}{}{}{}",
         data.display(),
         cfg.epochs,
         cfg.learning_rate,
         limit.map_or(String::new(), |n| format!(" --limit {n}")),
+        validate.map_or(String::new(), |v| format!(" --validate {}", v.display())),
         if cfg.keep_scale { "" } else { " --free-scale" },
         if cfg.first_term > 0 {
             format!(" --from-term {}", cfg.first_term)
@@ -535,9 +582,13 @@ fn run_tune(
         }
     }
     println!(
-        "positions {} K {k:.6} loss before {loss_before:.6} after {loss_after:.6} time {:.1} s",
+        "positions {} K {k:.6} loss before {loss_before:.6} after {loss_after:.6} time {:.1} s{}",
         samples.len(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        held_out_losses.map_or(String::new(), |(before, after)| format!(
+            " held-out {} before {before:.6} after {after:.6}",
+            held_out.as_ref().map_or(0, |h| h.len())
+        ))
     );
     code
 }

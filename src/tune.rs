@@ -169,6 +169,13 @@ pub fn loss(samples: &[Sample], p: &[f64], k: f64) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
+/// The loss of weights `w` on `samples` at the K that suits them best: how a fit's result is
+/// judged against its start, on the training data and on held-out data alike.
+pub fn loss_at_best_k(samples: &[Sample], w: &Weights) -> f64 {
+    let p = to_params(w);
+    loss(samples, &p, fit_k(samples, &p))
+}
+
 /// The K minimising the loss for fixed weights (golden-section search on [0.0001, 0.05]).
 pub fn fit_k(samples: &[Sample], p: &[f64]) -> f64 {
     let (mut a, mut b) = (0.0001f64, 0.05f64);

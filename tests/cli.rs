@@ -213,6 +213,76 @@ fn tune_writes_a_new_file_by_default_and_never_the_source() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What `TUNE_DATA` teaches, contradicted: the chariots drew and the horse with the soldier won.
+const CONTRARY_DATA: &str = "\
+4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1;1/2-1/2
+4k4/9/9/9/9/9/9/9/8R/3K5 b - - 0 1;1/2-1/2
+4k4/9/9/9/4P4/9/9/9/4N4/3K5 w - - 0 1;1-0
+";
+
+#[test]
+fn tune_reports_the_held_out_loss_and_refuses_a_fit_that_raises_it() {
+    let dir = scratch("tune-validate");
+    let data = dir.join("data.txt");
+    std::fs::write(&data, TUNE_DATA).unwrap();
+    let contrary = dir.join("contrary.txt");
+    std::fs::write(&contrary, CONTRARY_DATA).unwrap();
+    let out = dir.join("w.rs");
+    let (data, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let tune = |validate: &str| {
+        chariot(&[
+            "tune",
+            "--data",
+            data,
+            "--out",
+            out_s,
+            "--epochs",
+            "20",
+            "--lr",
+            "2",
+            "--free-scale",
+            "--validate",
+            validate,
+        ])
+    };
+    // Held-out positions that agree with the training data: the fit lowers their loss too.
+    let run = tune(data);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let summary = stdout(&run);
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    assert_eq!(words[12..14], ["held-out", "4"], "{summary}");
+    let (before, after): (f64, f64) = (words[15].parse().unwrap(), words[17].parse().unwrap());
+    assert!(after < before, "{summary}");
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains(&format!("--validate {data}")));
+    std::fs::remove_file(&out).unwrap();
+    // Held-out positions that contradict it: the same fit is refused and nothing is written.
+    let run = tune(contrary.to_str().unwrap());
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("predict the held-out positions worse"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(!out.exists(), "nothing may be written");
+    // Held-out data that cannot be read is a usage error, as for --data.
+    refused(
+        &[
+            "tune",
+            "--data",
+            data,
+            "--out",
+            out_s,
+            "--validate",
+            "/nonexistent/held-out.txt",
+        ],
+        "cannot read /nonexistent/held-out.txt",
+    );
+    assert!(!out.exists(), "nothing may be written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn tune_skips_lines_that_are_not_utf8_and_counts_them() {
     let dir = scratch("tune-utf8");
