@@ -22,6 +22,8 @@ pub struct CorrIndices {
     pub pawn: usize,
     /// Index of each colour's chariots, horses, cannons, advisors, elephants and general.
     pub pieces: [usize; 2],
+    /// Continuation index ([`cont_index`]) of the move that led to the position.
+    pub cont: usize,
 }
 
 impl CorrIndices {
@@ -34,6 +36,19 @@ impl CorrIndices {
                 corr_slot(pos.piece_key(Color::Red)),
                 corr_slot(pos.piece_key(Color::Black)),
             ],
+            cont: cont_index(None),
+        }
+    }
+
+    /// The indices of `pos`, reached by `last` ((piece, to) of the move before).
+    #[inline]
+    pub fn after(
+        pos: &crate::position::Position,
+        last: Option<(Piece, crate::types::Square)>,
+    ) -> CorrIndices {
+        CorrIndices {
+            cont: cont_index(last),
+            ..CorrIndices::of(pos)
         }
     }
 }
@@ -55,6 +70,9 @@ pub struct Histories {
     corr_pawn: [[i16; CORR_SIZE]; 2],
     /// Static-evaluation correction by one colour's other pieces, per side to move and colour.
     corr_pieces: [[[i16; CORR_SIZE]; 2]; 2],
+    /// Static-evaluation correction by the move before (its piece and destination), per side
+    /// to move.
+    corr_cont: [[i16; 14 * 90 + 1]; 2],
 }
 
 /// Entries of each correction table (a power of two).
@@ -110,23 +128,24 @@ impl Histories {
         self.counter = [[Move::NULL; 90]; 14];
         self.corr_pawn = [[0; CORR_SIZE]; 2];
         self.corr_pieces = [[[0; CORR_SIZE]; 2]; 2];
+        self.corr_cont = [[0; 14 * 90 + 1]; 2];
     }
 
     /// The correction of a static evaluation, in centipawns: the soldiers' entry times
-    /// `pawn_weight` plus each colour's piece entry times `piece_weight`, over 64.
+    /// `weights[0]` plus each colour's piece entry times `weights[1]` plus the previous
+    /// move's entry times `weights[2]`, over 64.
     #[inline]
-    pub fn correction(
-        &self,
-        stm: Color,
-        idx: &CorrIndices,
-        pawn_weight: i32,
-        piece_weight: i32,
-    ) -> i32 {
+    pub fn correction(&self, stm: Color, idx: &CorrIndices, weights: [i32; 3]) -> i32 {
         let s = stm.index();
         let pawn = self.corr_pawn[s][idx.pawn] as i32;
         let pieces = self.corr_pieces[s][0][idx.pieces[0]] as i32
             + self.corr_pieces[s][1][idx.pieces[1]] as i32;
-        (pawn * pawn_weight + pieces * piece_weight) / (64 * CORR_GRAIN)
+        let cont = if weights[2] != 0 {
+            self.corr_cont[s][idx.cont] as i32 * weights[2]
+        } else {
+            0
+        };
+        (pawn * weights[0] + pieces * weights[1] + cont) / (64 * CORR_GRAIN)
     }
 
     /// Moves the correction entries towards `diff` (search score − static evaluation, in
@@ -142,6 +161,7 @@ impl Histories {
         blend(&mut self.corr_pawn[s][idx.pawn]);
         blend(&mut self.corr_pieces[s][0][idx.pieces[0]]);
         blend(&mut self.corr_pieces[s][1][idx.pieces[1]]);
+        blend(&mut self.corr_cont[s][idx.cont]);
     }
 
     /// Butterfly score of a quiet move.
@@ -214,20 +234,41 @@ mod tests {
         let mut h = Histories::new_boxed();
         let pos = Position::startpos();
         let idx = CorrIndices::of(&pos);
-        assert_eq!(h.correction(Color::Red, &idx, 32, 16), 0);
+        assert_eq!(h.correction(Color::Red, &idx, [32, 16, 0]), 0);
         for _ in 0..200 {
             h.update_correction(Color::Red, &idx, 80, 12);
         }
-        let red = h.correction(Color::Red, &idx, 32, 16);
+        let red = h.correction(Color::Red, &idx, [32, 16, 0]);
         assert!((1..=80).contains(&red), "{red}");
-        assert_eq!(h.correction(Color::Black, &idx, 32, 16), 0);
+        assert_eq!(h.correction(Color::Black, &idx, [32, 16, 0]), 0);
         for _ in 0..400 {
             h.update_correction(Color::Red, &idx, -100_000, 12);
         }
-        let low = h.correction(Color::Red, &idx, 32, 16);
+        let low = h.correction(Color::Red, &idx, [32, 16, 0]);
         assert!((-(CORR_MAX / CORR_GRAIN)..0).contains(&low), "{low}");
         h.clear();
-        assert_eq!(h.correction(Color::Red, &idx, 32, 16), 0);
+        assert_eq!(h.correction(Color::Red, &idx, [32, 16, 0]), 0);
+    }
+
+    #[test]
+    fn the_previous_moves_correction_counts_only_with_its_weight() {
+        let mut h = Histories::new_boxed();
+        let mut pos = Position::startpos();
+        let mv: Move = "h2e2".parse().unwrap();
+        let piece = pos.piece_at(mv.from()).unwrap();
+        pos.make_move(mv);
+        let after = CorrIndices::after(&pos, Some((piece, mv.to())));
+        let plain = CorrIndices::of(&pos);
+        assert_eq!((after.pawn, after.pieces), (plain.pawn, plain.pieces));
+        assert_ne!(after.cont, plain.cont);
+        for _ in 0..200 {
+            h.update_correction(Color::Black, &after, 60, 12);
+        }
+        let both = h.correction(Color::Black, &after, [0, 0, 64]);
+        assert!((1..=60).contains(&both), "{both}");
+        // The same placement reached by another move (or none) has its own entry.
+        assert_eq!(h.correction(Color::Black, &plain, [0, 0, 64]), 0);
+        assert_eq!(h.correction(Color::Black, &after, [0, 0, 0]), 0);
     }
 
     #[test]

@@ -107,6 +107,9 @@ struct Frame {
     in_check: bool,
     /// The move left out by a singular-extension search of this node (else `Move::NULL`).
     excluded: Move,
+    /// Beta cutoffs of the nodes at this ply below the current parent: many mean the parent's
+    /// moves keep being refuted (an all-node), whose later moves may be reduced more.
+    cutoffs: u8,
 }
 
 impl Default for Frame {
@@ -117,6 +120,7 @@ impl Default for Frame {
             moved: None,
             in_check: false,
             excluded: Move::NULL,
+            cutoffs: 0,
         }
     }
 }
@@ -693,7 +697,7 @@ impl Worker {
         // Static evaluation: the evaluation (or the one stored), corrected by what searches
         // of similar positions found (correction history; the TT keeps the raw evaluation).
         let us = self.pos.side_to_move();
-        let corr = self.corr_indices(in_check);
+        let corr = self.corr_indices(in_check, ply);
         let raw_eval = if in_check {
             NONE_SCORE
         } else {
@@ -827,6 +831,7 @@ impl Worker {
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         // Extensions stop at twice the iteration's depth, so that no line grows without end.
         let may_extend = ply < 2 * self.root_depth as usize;
+        self.stack[ply + 1].cutoffs = 0;
 
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
             if mv == excluded {
@@ -962,17 +967,28 @@ impl Worker {
                 r += !improving as i32;
                 r += self.params.lmr_tt_capture() * (tt_capture && !capture) as i32;
                 r -= (hist_score / self.params.lmr_history_div()).clamp(-2, 2);
+                r += self.params.lmr_cutoffs() * (self.stack[ply + 1].cutoffs > 2) as i32;
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(shared, -alpha - 1, -alpha, d, true, ply + 1);
                 if score > alpha && d < new_depth {
-                    score = -self.search::<false>(
-                        shared,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        !cut_node,
-                        ply + 1,
-                    );
+                    // The reduced search failed high: a score far above the best so far is
+                    // searched a ply deeper, one barely above it a ply shallower.
+                    let mut full = new_depth;
+                    let deeper = self.params.lmr_deeper_margin();
+                    if deeper > 0 {
+                        full += (score > best_score + deeper + 2 * new_depth) as i32;
+                        full -= (score < best_score + new_depth) as i32;
+                    }
+                    if full > d {
+                        score = -self.search::<false>(
+                            shared,
+                            -alpha - 1,
+                            -alpha,
+                            full,
+                            !cut_node,
+                            ply + 1,
+                        );
+                    }
                 }
             } else if !PV || move_count > 1 {
                 score = -self.search::<false>(
@@ -1002,6 +1018,7 @@ impl Worker {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
+                        self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
                         self.update_histories(
                             ply,
                             mv,
@@ -1065,15 +1082,22 @@ impl Worker {
     /// Whether the correction history is in use.
     #[inline(always)]
     fn corrects(&self) -> bool {
-        self.params.corr_pawn_weight() != 0 || self.params.corr_piece_weight() != 0
+        self.params.corr_pawn_weight() != 0
+            || self.params.corr_piece_weight() != 0
+            || self.params.corr_cont_weight() != 0
     }
 
     /// The correction-table indices of the position (not needed in check or without
     /// correction).
     #[inline]
-    fn corr_indices(&self, in_check: bool) -> CorrIndices {
+    fn corr_indices(&self, in_check: bool, ply: usize) -> CorrIndices {
         if self.corrects() && !in_check {
-            CorrIndices::of(&self.pos)
+            let last = if ply >= 1 {
+                self.stack[ply - 1].moved
+            } else {
+                None
+            };
+            CorrIndices::after(&self.pos, last)
         } else {
             CorrIndices::default()
         }
@@ -1088,8 +1112,11 @@ impl Worker {
         let c = self.hist.correction(
             us,
             corr,
-            self.params.corr_pawn_weight(),
-            self.params.corr_piece_weight(),
+            [
+                self.params.corr_pawn_weight(),
+                self.params.corr_piece_weight(),
+                self.params.corr_cont_weight(),
+            ],
         );
         (raw_eval + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
@@ -1252,7 +1279,7 @@ impl Worker {
                 .filter(|&e| e != NONE_SCORE)
                 .unwrap_or_else(|| evaluate(&self.pos));
             let us = self.pos.side_to_move();
-            static_eval = self.corrected(raw_eval, us, &self.corr_indices(false));
+            static_eval = self.corrected(raw_eval, us, &self.corr_indices(false, ply));
             best_score = static_eval;
             if self.params.qs_tt_stand_pat() != 0 {
                 if let Some(e) = tt_entry {

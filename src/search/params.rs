@@ -102,6 +102,8 @@ search_params! {
     CORR_PAWN_WEIGHT / corr_pawn_weight = 28, 0..=128, c 4;
     /// …and of each colour's piece entry.
     CORR_PIECE_WEIGHT / corr_piece_weight = 26, 0..=128, c 4;
+    /// …and of the entry of the move that led to the position (0: off).
+    CORR_CONT_WEIGHT / corr_cont_weight = 0, 0..=128, c 4;
     /// Futility pruning of quiet moves below this reduced depth…
     FUTILITY_MAX_DEPTH / futility_max_depth = 8, 3..=14, c 1;
     /// …when static eval + base + margin × depth cannot reach alpha.
@@ -127,6 +129,13 @@ search_params! {
     /// Extra reduction of quiet moves when the TT move is a capture (the quiets are then
     /// unlikely to be best).
     LMR_TT_CAPTURE / lmr_tt_capture = 0, 0..=2, c 1;
+    /// Extra reduction when more than two of this node's children already failed high (0:
+    /// off).
+    LMR_CUTOFFS / lmr_cutoffs = 0, 0..=3, c 1;
+    /// After a reduced search fails high, the re-search goes a ply deeper when the score beats
+    /// the best so far by this + 2 × depth, a ply shallower when it beats it by less than the
+    /// depth (0: off, always the full depth).
+    LMR_DEEPER_MARGIN / lmr_deeper_margin = 0, 0..=200, c 8;
     /// Late-move pruning: quiet moves after `(base + depth²) / (2 − improving)` are skipped.
     LMP_BASE / lmp_base = 8, 0..=10, c 1;
     /// Quiescence: after this many moves only recaptures and checks are searched (99 = off).
