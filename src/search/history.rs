@@ -22,8 +22,9 @@ pub struct CorrIndices {
     pub pawn: usize,
     /// Index of each colour's chariots, horses, cannons, advisors, elephants and general.
     pub pieces: [usize; 2],
-    /// Continuation index ([`cont_index`]) of the move that led to the position.
-    pub cont: usize,
+    /// Continuation index ([`cont_index`]) of the move that led to the position, when the
+    /// previous-move correction is in use (else its entry is neither read nor updated).
+    pub cont: Option<usize>,
 }
 
 impl CorrIndices {
@@ -36,7 +37,7 @@ impl CorrIndices {
                 corr_slot(pos.piece_key(Color::Red)),
                 corr_slot(pos.piece_key(Color::Black)),
             ],
-            cont: cont_index(None),
+            cont: None,
         }
     }
 
@@ -47,7 +48,7 @@ impl CorrIndices {
         last: Option<(Piece, crate::types::Square)>,
     ) -> CorrIndices {
         CorrIndices {
-            cont: cont_index(last),
+            cont: Some(cont_index(last)),
             ..CorrIndices::of(pos)
         }
     }
@@ -140,10 +141,9 @@ impl Histories {
         let pawn = self.corr_pawn[s][idx.pawn] as i32;
         let pieces = self.corr_pieces[s][0][idx.pieces[0]] as i32
             + self.corr_pieces[s][1][idx.pieces[1]] as i32;
-        let cont = if weights[2] != 0 {
-            self.corr_cont[s][idx.cont] as i32 * weights[2]
-        } else {
-            0
+        let cont = match idx.cont {
+            Some(c) if weights[2] != 0 => self.corr_cont[s][c] as i32 * weights[2],
+            _ => 0,
         };
         (pawn * weights[0] + pieces * weights[1] + cont) / (64 * CORR_GRAIN)
     }
@@ -161,7 +161,9 @@ impl Histories {
         blend(&mut self.corr_pawn[s][idx.pawn]);
         blend(&mut self.corr_pieces[s][0][idx.pieces[0]]);
         blend(&mut self.corr_pieces[s][1][idx.pieces[1]]);
-        blend(&mut self.corr_cont[s][idx.cont]);
+        if let Some(c) = idx.cont {
+            blend(&mut self.corr_cont[s][c]);
+        }
     }
 
     /// Butterfly score of a quiet move.

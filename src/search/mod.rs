@@ -1091,15 +1091,12 @@ impl Worker {
     /// correction).
     #[inline]
     fn corr_indices(&self, in_check: bool, ply: usize) -> CorrIndices {
-        if self.corrects() && !in_check {
-            let last = if ply >= 1 {
-                self.stack[ply - 1].moved
-            } else {
-                None
-            };
-            CorrIndices::after(&self.pos, last)
-        } else {
+        if in_check || !self.corrects() {
             CorrIndices::default()
+        } else if self.params.corr_cont_weight() != 0 && ply >= 1 {
+            CorrIndices::after(&self.pos, self.stack[ply - 1].moved)
+        } else {
+            CorrIndices::of(&self.pos)
         }
     }
 
