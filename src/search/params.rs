@@ -178,8 +178,8 @@ search_params! {
     /// Time: the optimum grows by (score drop, at most 200 cp) / this.
     TM_FALLING_DIV / tm_falling_div = 200, 50..=800, c 20;
     /// Time: when at least this many percent of the nodes went to the best move (from depth
-    /// 10; 101, the default: never)…
-    TM_EFFORT_SHARE / tm_effort_share = 101, 50..=101, c 2;
+    /// 10; 101: never)…
+    TM_EFFORT_SHARE / tm_effort_share = 90, 50..=101, c 2;
     /// …the target time is this many percent of what it would be.
     TM_EFFORT_FACTOR / tm_effort_factor = 70, 30..=100, c 4;
 }
