@@ -64,7 +64,7 @@ pub type PieceToHistory = [[i16; 90]; 14];
 pub struct Histories {
     butterfly: [[[i16; 90]; 90]; 2],
     /// `continuation[prev_piece][prev_to]` is a table for the current (piece, to).
-    continuation: [PieceToHistory; 14 * 90 + 1],
+    continuation: [PieceToHistory; CONT_SLOTS],
     capture: [[[i16; 7]; 90]; 14],
     counter: [[Move; 90]; 14],
     /// Static-evaluation correction by the soldiers' placement, per side to move.
@@ -73,7 +73,7 @@ pub struct Histories {
     corr_pieces: [[[i16; CORR_SIZE]; 2]; 2],
     /// Static-evaluation correction by the move before (its piece and destination), per side
     /// to move.
-    corr_cont: [[i16; 14 * 90 + 1]; 2],
+    corr_cont: [[i16; CONT_SLOTS]; 2],
 }
 
 /// Entries of each correction table (a power of two).
@@ -89,12 +89,15 @@ fn corr_slot(hash: u64) -> usize {
     (hash >> (64 - CORR_SIZE.trailing_zeros())) as usize
 }
 
+/// Number of continuation indices: one per (piece, to) pair, and the "none" index last.
+const CONT_SLOTS: usize = 14 * 90 + 1;
+
 /// Index of a continuation table: a (piece, to) pair, or the "none" table at the end.
 #[inline]
 pub fn cont_index(piece_to: Option<(Piece, crate::types::Square)>) -> usize {
     match piece_to {
         Some((p, sq)) => p.index() * 90 + sq.index(),
-        None => 14 * 90,
+        None => CONT_SLOTS - 1,
     }
 }
 
@@ -129,7 +132,7 @@ impl Histories {
         self.counter = [[Move::NULL; 90]; 14];
         self.corr_pawn = [[0; CORR_SIZE]; 2];
         self.corr_pieces = [[[0; CORR_SIZE]; 2]; 2];
-        self.corr_cont = [[0; 14 * 90 + 1]; 2];
+        self.corr_cont = [[0; CONT_SLOTS]; 2];
     }
 
     /// The correction of a static evaluation, in centipawns: the soldiers' entry times

@@ -831,7 +831,11 @@ impl Worker {
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         // Extensions stop at twice the iteration's depth, so that no line grows without end.
         let may_extend = ply < 2 * self.root_depth as usize;
-        self.stack[ply + 1].cutoffs = 0;
+        // Counted only for `LMR_CUTOFFS` (a constant 0 in a normal build: no work then).
+        let count_cutoffs = self.params.lmr_cutoffs() != 0;
+        if count_cutoffs {
+            self.stack[ply + 1].cutoffs = 0;
+        }
 
         while let Some(mv) = picker.next(&self.pos, &self.hist) {
             if mv == excluded {
@@ -967,7 +971,9 @@ impl Worker {
                 r += !improving as i32;
                 r += self.params.lmr_tt_capture() * (tt_capture && !capture) as i32;
                 r -= (hist_score / self.params.lmr_history_div()).clamp(-2, 2);
-                r += self.params.lmr_cutoffs() * (self.stack[ply + 1].cutoffs > 2) as i32;
+                if count_cutoffs {
+                    r += self.params.lmr_cutoffs() * (self.stack[ply + 1].cutoffs > 2) as i32;
+                }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(shared, -alpha - 1, -alpha, d, true, ply + 1);
                 if score > alpha && d < new_depth {
@@ -1018,7 +1024,9 @@ impl Worker {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
+                        if count_cutoffs {
+                            self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
+                        }
                         self.update_histories(
                             ply,
                             mv,
