@@ -326,6 +326,7 @@ pub fn play_game(engine: &mut Engine, config: &SelfplayConfig, index: usize) -> 
         opening_plies,
         winner,
         ending,
+        lowest_clock_ms: [None; 2],
     };
     SelfplayGame { record, samples }
 }

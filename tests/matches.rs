@@ -33,10 +33,11 @@ fn internal(name: &str) -> EngineSpec {
         .unwrap()
 }
 
-/// A player that plays a fixed list of moves.
+/// A player that plays a fixed list of moves, each taking `elapsed` by the referee's clock.
 struct Scripted {
     moves: Vec<Move>,
     next: usize,
+    elapsed: Duration,
 }
 
 impl Player for Scripted {
@@ -55,7 +56,7 @@ impl Player for Scripted {
         self.next += 1;
         Thought::Move {
             mv,
-            elapsed: Duration::ZERO,
+            elapsed: self.elapsed,
             score: None,
             depth: None,
         }
@@ -86,10 +87,12 @@ fn referee_judges_every_repetition_case() {
         let mut red = Scripted {
             moves: Vec::new(),
             next: 0,
+            elapsed: Duration::ZERO,
         };
         let mut black = Scripted {
             moves: Vec::new(),
             next: 0,
+            elapsed: Duration::ZERO,
         };
         let first = start.position().side_to_move();
         for (i, &mv) in moves.iter().enumerate() {
@@ -313,6 +316,48 @@ fn overrunning_the_clock_is_a_time_forfeit() {
     let (report, pgn) = play_single(&config);
     assert_eq!(report.faults[0].time, 0, "{pgn}");
     assert!(pgn.contains("1. H2-E2"), "{pgn}");
+}
+
+#[test]
+fn the_lowest_clock_shows_how_close_each_engine_came_to_losing_on_time() {
+    // 1 s each and a 100 ms margin. Red takes 350 ms a move: 650, 300, then -50 ms (within
+    // the margin), and its fourth move overruns for good. Black takes 10 ms a move.
+    let tc: TimeControl = "1+0".parse().unwrap();
+    let mut config = MatchConfig::new([internal("a"), internal("b")], MoveLimit::Clock(tc), 1);
+    config.time_margin = Duration::from_millis(100);
+    let script = |moves: &[&str], ms| Scripted {
+        moves: moves.iter().map(|m| m.parse().unwrap()).collect(),
+        next: 0,
+        elapsed: Duration::from_millis(ms),
+    };
+    let mut red = script(&["h2e2", "h0g2", "i0h0", "b2c2"], 350);
+    let mut black = script(&["h9g7", "i9h9", "b9c7"], 10);
+    let opening = Opening {
+        fen: chariot::position::START_FEN.into(),
+        moves: Vec::new(),
+    };
+    let stop = AtomicBool::new(false);
+    let record = play_game([&mut red, &mut black], &opening, &config, 0, 0, &stop);
+    assert!(
+        matches!(record.ending, Ending::TimeForfeit),
+        "{:?}",
+        record.ending
+    );
+    assert_eq!(record.moves.len(), 6);
+    assert_eq!(record.lowest_clock_ms, [Some(-50), Some(970)]);
+    let mut report = chariot::matches::MatchReport::new(["a".into(), "b".into()], None, false);
+    report.add(&record);
+    let summary = report.to_string();
+    assert!(
+        summary.contains("Lowest clock after a move: a -0.050 s, b 0.970 s"),
+        "{summary}"
+    );
+    // Without a clock there is nothing to report.
+    let config = MatchConfig::new([internal("a"), internal("b")], MoveLimit::Nodes(1), 1);
+    let mut red = script(&["h2e2"], 350);
+    let mut black = script(&["h9g7"], 10);
+    let record = play_game([&mut red, &mut black], &opening, &config, 0, 0, &stop);
+    assert_eq!(record.lowest_clock_ms, [None, None]);
 }
 
 #[test]

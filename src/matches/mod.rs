@@ -306,6 +306,9 @@ pub struct GameRecord {
     pub winner: Option<Color>,
     /// Why it ended.
     pub ending: Ending,
+    /// Under a clock, the least time each engine (0 and 1) had left after one of its moves,
+    /// in milliseconds; below zero when a move used part of the referee's margin.
+    pub lowest_clock_ms: [Option<i64>; 2],
 }
 
 impl GameRecord {
@@ -375,6 +378,7 @@ impl GameRecord {
             detail,
             plies: self.moves.len(),
             opening_plies: self.opening_plies,
+            lowest_clock_ms: self.lowest_clock_ms,
         }
     }
 
@@ -423,6 +427,8 @@ pub struct GameOutcome {
     pub plies: usize,
     /// Plies that came from the opening book.
     pub opening_plies: usize,
+    /// See [`GameRecord::lowest_clock_ms`].
+    pub lowest_clock_ms: [Option<i64>; 2],
 }
 
 impl GameOutcome {
@@ -525,6 +531,7 @@ pub fn play_game(
         opening_plies: 0,
         winner: None,
         ending: Ending::Abandoned,
+        lowest_clock_ms: [None; 2],
     };
     let mut game = match Game::with_rule(&opening.fen, config.rule) {
         Ok(g) => g,
@@ -655,6 +662,9 @@ pub fn play_game(
                 record.comments.push(comment);
                 moves_made[us] += 1;
                 if let MoveLimit::Clock(tc) = config.limit {
+                    let left = time[us].as_millis() as i64 - elapsed.as_millis() as i64;
+                    let lowest = &mut record.lowest_clock_ms[engine];
+                    *lowest = Some(lowest.map_or(left, |l| l.min(left)));
                     time[us] = time[us].saturating_sub(elapsed) + tc.inc;
                     if tc.moves.is_some_and(|m| moves_made[us] % m == 0) {
                         time[us] += tc.base;
@@ -703,6 +713,9 @@ pub struct MatchReport {
     pub endings: BTreeMap<String, u64>,
     /// Faults of engine 0 and 1.
     pub faults: [Faults; 2],
+    /// The least time engine 0 and 1 had left after a move in any game (ms, see
+    /// [`GameRecord::lowest_clock_ms`]): how close each came to losing on time.
+    pub lowest_clock_ms: [Option<i64>; 2],
     /// Games interrupted when the match stopped early.
     pub abandoned: u64,
     /// Games scheduled.
@@ -733,6 +746,12 @@ impl MatchReport {
 
     /// Adds the outcome of one game (in any order: a pair counts once both its games are in).
     pub fn add_outcome(&mut self, game: &GameOutcome) {
+        for (lowest, game) in self.lowest_clock_ms.iter_mut().zip(game.lowest_clock_ms) {
+            *lowest = match (*lowest, game) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
         if !game.counts() {
             self.abandoned += 1;
             return;
@@ -897,6 +916,18 @@ impl fmt::Display for MatchReport {
                 "Faults of {name}: illegal moves {}, crashes {}, hangs {}, time forfeits {}",
                 x.illegal, x.crash, x.hang, x.time
             )?;
+        }
+        if self.lowest_clock_ms.iter().any(Option::is_some) {
+            let lows: Vec<String> = self
+                .names
+                .iter()
+                .zip(self.lowest_clock_ms)
+                .map(|(name, ms)| match ms {
+                    Some(ms) => format!("{name} {:.3} s", ms as f64 / 1000.0),
+                    None => format!("{name} -"),
+                })
+                .collect();
+            writeln!(f, "Lowest clock after a move: {}", lows.join(", "))?;
         }
         Ok(())
     }
@@ -1081,6 +1112,7 @@ fn worker(
                     opening_plies: 0,
                     winner: Some(!loser_color),
                     ending: Ending::Crash(why),
+                    lowest_clock_ms: [None; 2],
                 }
             }
         };

@@ -9,7 +9,8 @@
 //!  "end_game":8,"limit":"nodes=1000","repeat":true,"openings":8,"rule":"cxq",
 //!  "sprt":{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05},"settings":"5f0c…"}
 //! {"type":"game","game":4,"pair":2,"opening":2,"red":0,"red_name":"A","black_name":"B",
-//!  "result":"1-0","reason":"checkmate","fault":null,"plies":57,"book_plies":0}
+//!  "result":"1-0","reason":"checkmate","fault":null,"plies":57,"book_plies":0,
+//!  "lowest_clock_ms":null}
 //! …
 //! {"type":"end","games":4,"abandoned":0,"elapsed":12.3}
 //! ```
@@ -18,7 +19,9 @@
 //! `first_game..end_game`, written in game order. `settings` is a fingerprint of everything
 //! that decides the games (engine specs, limit, games, slices, pairing, book, rules, limits of
 //! the referee, SPRT), so files of different runs are not merged by mistake. `fault` names the
-//! faulty engine, the kind and its detail (`{"engine":1,"kind":"crash","detail":"…"}`). The
+//! faulty engine, the kind and its detail (`{"engine":1,"kind":"crash","detail":"…"}`).
+//! `lowest_clock_ms` is, under a clock, the least time engine 0 and 1 had left after a move
+//! (`[812,-40]`; an engine that made no move is `null`); files without it still read. The
 //! `end` line is written only when the slice finished: a file without it is incomplete.
 //!
 //! The merge counts the games of all slices with the very code a single run uses
@@ -136,7 +139,7 @@ pub fn write_game(
         out,
         "{{\"type\":\"game\",\"game\":{},\"pair\":{},\"opening\":{opening},\"red\":{},\
          \"red_name\":{},\"black_name\":{},\"result\":\"{}\",\"reason\":{},\"fault\":{fault},\
-         \"plies\":{},\"book_plies\":{}}}",
+         \"plies\":{},\"book_plies\":{},\"lowest_clock_ms\":{}}}",
         game.index,
         game.index / 2,
         game.red,
@@ -146,8 +149,18 @@ pub fn write_game(
         quote(&game.kind),
         game.plies,
         game.opening_plies,
+        lowest_clock_json(game.lowest_clock_ms),
     )?;
     out.flush()
+}
+
+/// `[812,-40]`, `[812,null]`, or `null` without a clock.
+fn lowest_clock_json(ms: [Option<i64>; 2]) -> String {
+    if ms.iter().all(Option::is_none) {
+        return "null".into();
+    }
+    let [a, b] = ms.map(|v| v.map_or_else(|| "null".to_string(), |v| v.to_string()));
+    format!("[{a},{b}]")
 }
 
 /// Writes the closing line of a finished slice.
@@ -288,7 +301,33 @@ fn read_game(v: &Json) -> Result<GameOutcome, String> {
         detail,
         plies: usize_field(v, "plies")?,
         opening_plies: usize_field(v, "book_plies")?,
+        lowest_clock_ms: read_lowest_clock(v)?,
     })
+}
+
+/// The optional `lowest_clock_ms` of a game line.
+fn read_lowest_clock(v: &Json) -> Result<[Option<i64>; 2], String> {
+    let bad = || Err("\"lowest_clock_ms\" must be null or two integers or nulls".to_string());
+    let Some(field) = v.get("lowest_clock_ms") else {
+        return Ok([None; 2]);
+    };
+    if field.is_null() {
+        return Ok([None; 2]);
+    }
+    let Some(items) = field.as_array().filter(|a| a.len() == 2) else {
+        return bad();
+    };
+    let mut out = [None; 2];
+    for (slot, item) in out.iter_mut().zip(items) {
+        if item.is_null() {
+            continue;
+        }
+        match item.as_f64() {
+            Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => *slot = Some(x as i64),
+            _ => return bad(),
+        }
+    }
+    Ok(out)
 }
 
 /// Reads one results file (`text`); errors name the line.
@@ -435,5 +474,38 @@ mod tests {
         let err = read("{\"type\":\"game\"}").unwrap_err();
         assert!(err.starts_with("line 1:"), "{err}");
         assert!(read("not json").is_err());
+    }
+
+    #[test]
+    fn the_lowest_clock_reads_back_and_may_be_absent() {
+        let game = |extra: &str| {
+            let line = format!(
+                "{{\"type\":\"game\",\"game\":0,\"red\":0,\"result\":\"1-0\",\
+                 \"reason\":\"checkmate\",\"fault\":null,\"plies\":9,\"book_plies\":0{extra}}}"
+            );
+            read_game(&Json::parse(&line).unwrap())
+        };
+        let lows = |extra: &str| game(extra).map(|g| g.lowest_clock_ms);
+        assert_eq!(lows(""), Ok([None, None]));
+        assert_eq!(lows(",\"lowest_clock_ms\":null"), Ok([None, None]));
+        assert_eq!(
+            lows(",\"lowest_clock_ms\":[812,-40]"),
+            Ok([Some(812), Some(-40)])
+        );
+        assert_eq!(lows(",\"lowest_clock_ms\":[null,7]"), Ok([None, Some(7)]));
+        for bad in ["[1]", "[1,2,3]", "[1.5,2]", "\"x\"", "[\"1\",2]"] {
+            assert!(
+                lows(&format!(",\"lowest_clock_ms\":{bad}")).is_err(),
+                "{bad}"
+            );
+        }
+        for ms in [[None, None], [Some(812), Some(-40)], [None, Some(3)]] {
+            let text = lowest_clock_json(ms);
+            assert_eq!(
+                lows(&format!(",\"lowest_clock_ms\":{text}")),
+                Ok(ms),
+                "{text}"
+            );
+        }
     }
 }
