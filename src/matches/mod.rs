@@ -512,6 +512,11 @@ fn score_text(score: Score) -> String {
     }
 }
 
+/// The lower of two clock readings, either of which may be missing.
+fn lower(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    a.into_iter().chain(b).min()
+}
+
 /// Plays one game: `players[0]` is Red, `players[1]` Black. Returns the record with engine
 /// numbers taken from `red` (which engine plays Red). `stop` abandons the game between moves.
 pub fn play_game(
@@ -664,7 +669,7 @@ pub fn play_game(
                 if let MoveLimit::Clock(tc) = config.limit {
                     let left = time[us].as_millis() as i64 - elapsed.as_millis() as i64;
                     let lowest = &mut record.lowest_clock_ms[engine];
-                    *lowest = Some(lowest.map_or(left, |l| l.min(left)));
+                    *lowest = lower(*lowest, Some(left));
                     time[us] = time[us].saturating_sub(elapsed) + tc.inc;
                     if tc.moves.is_some_and(|m| moves_made[us] % m == 0) {
                         time[us] += tc.base;
@@ -747,10 +752,7 @@ impl MatchReport {
     /// Adds the outcome of one game (in any order: a pair counts once both its games are in).
     pub fn add_outcome(&mut self, game: &GameOutcome) {
         for (lowest, game) in self.lowest_clock_ms.iter_mut().zip(game.lowest_clock_ms) {
-            *lowest = match (*lowest, game) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            *lowest = lower(*lowest, game);
         }
         if !game.counts() {
             self.abandoned += 1;
