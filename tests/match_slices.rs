@@ -1,6 +1,7 @@
 //! `chariot match --slice I/N --results FILE` and `chariot match merge`: the slices of a match
 //! play exactly the games of the whole match, and their merged results give the statistics
-//! (W/D/L, Elo, pentanomial, LOS, SPRT LLR, endings, faults) the whole match gives.
+//! (W/D/L, Elo, pentanomial, LOS, SPRT LLR, endings, faults) the whole match gives; and
+//! `--resume` continues a stopped slice into the very results an unbroken run writes.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -9,7 +10,7 @@ use chariot::matches::openings::Opening;
 use chariot::matches::results::{merge, read};
 use chariot::matches::spec::EngineSpec;
 use chariot::matches::stats::SprtConfig;
-use chariot::matches::{run_match_to, MatchConfig, MatchReport, MoveLimit};
+use chariot::matches::{run_match_resumed, run_match_to, MatchConfig, MatchReport, MoveLimit};
 use chariot::shard::Shard;
 
 fn spec(text: &str) -> EngineSpec {
@@ -222,5 +223,123 @@ fn the_binary_plays_slices_and_merges_them() {
         .unwrap();
     assert_eq!(failed.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&failed.stderr).contains("missing slices: 1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The header and game lines of a results file (its end line carries a wall time).
+fn header_and_games(results: &str) -> Vec<String> {
+    results
+        .lines()
+        .filter(|l| !l.starts_with("{\"type\":\"end\""))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_resumed_slice_keeps_its_games_and_plays_the_rest() {
+    let mut c = config(12);
+    c.slice = Shard { index: 1, count: 2 };
+    let (whole, full) = play(&c);
+    // A run stopped after three games: the header and its first three game lines.
+    let cut: String = full.lines().take(4).map(|l| format!("{l}\n")).collect();
+    let stopped = read(&cut).unwrap();
+    assert!(!stopped.is_complete());
+    let mut kept = stopped.games.clone();
+    assert_eq!(kept.len(), 3);
+    // A game that was abandoned is played again.
+    kept[1].kind = "abandoned".into();
+    kept[1].winner = None;
+    let (mut progress, mut results, mut pgn) = (Vec::new(), Vec::new(), Vec::new());
+    let report =
+        run_match_resumed(&c, &kept, &mut progress, Some(&mut pgn), Some(&mut results)).unwrap();
+    let progress = String::from_utf8(progress).unwrap();
+    assert!(
+        progress.contains("Resuming: 2 games kept from the results file, 4 to play"),
+        "{progress}"
+    );
+    let results = String::from_utf8(results).unwrap();
+    assert_eq!(header_and_games(&results), header_and_games(&full));
+    assert!(read(&results).unwrap().is_complete());
+    assert_eq!(summary(&report), summary(&whole));
+    // Only the games played now are in the PGN: 7, 9, 10 and 11 (1-based 8, 10, 11, 12).
+    let pgn = String::from_utf8(pgn).unwrap();
+    let rounds: Vec<&str> = pgn.lines().filter(|l| l.starts_with("[Round ")).collect();
+    assert_eq!(
+        rounds,
+        [
+            "[Round \"8\"]",
+            "[Round \"10\"]",
+            "[Round \"11\"]",
+            "[Round \"12\"]"
+        ]
+    );
+}
+
+#[test]
+fn the_binary_resumes_a_stopped_slice() {
+    let dir = std::env::temp_dir().join(format!("chariot-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    let run = |nodes: &str, name: &str, resume: bool| {
+        let mut cmd = std::process::Command::new(chariot);
+        cmd.args(["match", "--engine", "proto=internal name=A option.Hash=1"])
+            .args(["--engine", "proto=internal name=B option.Hash=1 nodes=1024"])
+            .args(["--nodes", nodes, "--games", "8", "--max-plies", "60"])
+            .args(["--slice", "1/2", "--results"])
+            .arg(dir.join(format!("{name}.jsonl")))
+            .arg("--pgn")
+            .arg(dir.join(format!("{name}.pgn")));
+        if resume {
+            cmd.arg("--resume");
+        }
+        cmd.output().unwrap()
+    };
+    let ok = |out: &std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout.clone()).unwrap()
+    };
+    let untimed = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.starts_with("Games: "))
+            .map(str::to_string)
+            .collect()
+    };
+    let unbroken = ok(&run("2048", "unbroken", false));
+    let full = std::fs::read_to_string(dir.join("unbroken.jsonl")).unwrap();
+    // --resume without a results file plays the whole slice.
+    let fresh = ok(&run("2048", "fresh", true));
+    assert_eq!(untimed(&fresh), untimed(&unbroken));
+    // Stopped after one game: the results file holds it, and so does the PGN.
+    let cut: String = full.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("stopped.jsonl"), cut).unwrap();
+    let pgn = std::fs::read_to_string(dir.join("unbroken.pgn")).unwrap();
+    let second = pgn.match_indices("[Event ").nth(1).unwrap().0;
+    std::fs::write(dir.join("stopped.pgn"), &pgn[..second]).unwrap();
+    let resumed = ok(&run("2048", "stopped", true));
+    assert_eq!(untimed(&resumed), untimed(&unbroken));
+    let results = std::fs::read_to_string(dir.join("stopped.jsonl")).unwrap();
+    assert_eq!(header_and_games(&results), header_and_games(&full));
+    let pgn_after = std::fs::read_to_string(dir.join("stopped.pgn")).unwrap();
+    assert_eq!(pgn_after.matches("[Event ").count(), 4);
+    // A finished slice is not played again; its summary is printed.
+    let again = run("2048", "stopped", true);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to play"));
+    assert_eq!(untimed(&ok(&again)), untimed(&unbroken));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("stopped.jsonl")).unwrap(),
+        results
+    );
+    // The file of another run is refused and left alone.
+    let foreign = run("4096", "stopped", true);
+    assert_eq!(foreign.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&foreign.stderr).contains("another run"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("stopped.jsonl")).unwrap(),
+        results
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,9 +1,9 @@
 //! The `chariot match` command line: flags, loading openings, running, the summary; and
 //! `chariot match merge`, the summary of the results files of many slices.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -12,7 +12,7 @@ use super::openings;
 use super::results;
 use super::spec::EngineSpec;
 use super::stats::SprtConfig;
-use super::{run_match_to, MatchConfig, MoveLimit, TimeControl};
+use super::{run_match_resumed, GameOutcome, MatchConfig, MatchReport, MoveLimit, TimeControl};
 use crate::args::{positive_count, search_depth};
 use crate::rules::MoveCountRule;
 use crate::shard::Shard;
@@ -92,6 +92,11 @@ pub struct MatchArgs {
     /// `chariot match merge`.
     #[arg(long)]
     pub results: Option<PathBuf>,
+    /// Continue a stopped run of the same command: keep the finished games of the --results
+    /// file (its settings and slice must match) and play only the rest, appending to --pgn.
+    /// Without the file (or with an empty one) the run starts afresh.
+    #[arg(long, requires = "results")]
+    pub resume: bool,
 }
 
 /// Subcommands of `chariot match`.
@@ -188,9 +193,26 @@ fn run(args: MatchArgs) -> Result<(), String> {
     config.max_plies = args.max_plies;
     config.startup_timeout = Duration::from_secs(args.startup_timeout);
     config.event = args.event.clone();
+    let kept = match (&args.results, args.resume) {
+        (Some(path), true) => match resumable(path, &config)? {
+            Resume::Fresh => Vec::new(),
+            Resume::Kept(games) => games,
+            Resume::Complete(report) => {
+                eprintln!("{}: the slice is complete; nothing to play", path.display());
+                print!("{report}");
+                return Ok(());
+            }
+        },
+        _ => Vec::new(),
+    };
     let mut pgn_file = match &args.pgn {
         Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| {
+            let file = if args.resume {
+                OpenOptions::new().create(true).append(true).open(path)
+            } else {
+                File::create(path)
+            };
+            Some(BufWriter::new(file.map_err(|e| {
                 format!("cannot create {}: {e}", path.display())
             })?))
         }
@@ -216,8 +238,9 @@ fn run(args: MatchArgs) -> Result<(), String> {
     }
     let stderr = io::stderr();
     let mut progress = stderr.lock();
-    let report = run_match_to(
+    let report = run_match_resumed(
         &config,
+        &kept,
         &mut progress,
         pgn_file.as_mut().map(|f| f as &mut dyn Write),
         results_file.as_mut().map(|f| f as &mut dyn Write),
@@ -233,6 +256,55 @@ fn run(args: MatchArgs) -> Result<(), String> {
     drop(progress);
     print!("{report}");
     Ok(())
+}
+
+/// What `--resume` finds in the results file.
+enum Resume {
+    /// No file, or an empty one: play the whole slice.
+    Fresh,
+    /// The games that were played (the rest are to be played).
+    Kept(Vec<GameOutcome>),
+    /// The slice finished: its summary.
+    Complete(Box<MatchReport>),
+}
+
+/// Reads the results file of a stopped run for `--resume`; refuses a file of another run or
+/// slice, or one that does not read.
+fn resumable(path: &Path, config: &MatchConfig) -> Result<Resume, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Resume::Fresh),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    if text.trim().is_empty() {
+        return Ok(Resume::Fresh);
+    }
+    let old = results::read(&text).map_err(|e| format!("cannot resume {}: {e}", path.display()))?;
+    if old.header.settings != results::settings_fingerprint(config) {
+        return Err(format!(
+            "cannot resume {}: it is from another run (engines, limit, games, slices, \
+             openings, rules or SPRT differ)",
+            path.display()
+        ));
+    }
+    if old.header.slice != config.slice {
+        return Err(format!(
+            "cannot resume {}: it holds slice {}, not {}",
+            path.display(),
+            old.header.slice,
+            config.slice
+        ));
+    }
+    if old.is_complete() {
+        let mut report = MatchReport::new(old.header.names, old.header.sprt, old.header.repeat);
+        report.scheduled = config.game_range().len();
+        for game in &old.games {
+            report.add_outcome(game);
+        }
+        report.elapsed = old.elapsed.unwrap_or_default();
+        return Ok(Resume::Complete(Box::new(report)));
+    }
+    Ok(Resume::Kept(old.games))
 }
 
 /// `chariot match merge`: reads the files, prints the summary (stdout) and what is missing

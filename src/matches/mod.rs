@@ -954,6 +954,21 @@ pub fn run_match(
 pub fn run_match_to(
     config: &MatchConfig,
     progress: &mut dyn Write,
+    pgn: Option<&mut dyn Write>,
+    results: Option<&mut dyn Write>,
+) -> Result<MatchReport, String> {
+    run_match_resumed(config, &[], progress, pgn, results)
+}
+
+/// [`run_match_to`] continuing a stopped run: `kept` are the games of this slice that were
+/// already played (read from its results file). They are counted and written to `results`
+/// again in their place, but not played again and not written to `pgn`; every other game of
+/// the slice is played. Kept games outside the slice or that do not count are ignored. The
+/// report's time is that of this run only.
+pub fn run_match_resumed(
+    config: &MatchConfig,
+    kept: &[GameOutcome],
+    progress: &mut dyn Write,
     mut pgn: Option<&mut dyn Write>,
     mut results: Option<&mut dyn Write>,
 ) -> Result<MatchReport, String> {
@@ -975,33 +990,68 @@ pub fn run_match_to(
     let range = config.game_range();
     let mut report = MatchReport::new(names.clone(), config.sprt, config.repeat);
     report.scheduled = range.len();
+    // The games of a stopped run that count, by game number; they are not played again.
+    let mut pending: BTreeMap<usize, Finished> = kept
+        .iter()
+        .filter(|g| range.contains(&g.index) && g.counts())
+        .map(|g| (g.index, Finished::Kept(g.clone())))
+        .collect();
+    let to_play: Vec<usize> = range.clone().filter(|i| !pending.contains_key(i)).collect();
+    if !pending.is_empty() {
+        let _ = writeln!(
+            progress,
+            "Resuming: {} games kept from the results file, {} to play",
+            pending.len(),
+            to_play.len()
+        );
+    }
+    let stop = AtomicBool::new(false);
+    for done in pending.values() {
+        if let Finished::Kept(g) = done {
+            report.add_outcome(g);
+        }
+    }
+    if let (Some(sprt), Some(llr), true) = (config.sprt, report.llr(), config.slice.is_whole()) {
+        if sprt.decide(llr) != SprtDecision::Continue {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
     let mut written: io::Result<()> = Ok(());
     if let Some(out) = results.as_mut() {
         written = results::write_header(*out, config, &names);
     }
-    let next = AtomicUsize::new(range.start);
-    let stop = AtomicBool::new(false);
+    let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<GameRecord>();
-    let workers = config.concurrency.clamp(1, range.len().max(1));
+    let workers = config.concurrency.clamp(1, to_play.len().max(1));
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop, end) = (&next, &stop, range.end);
-            scope.spawn(move || worker(config, next, end, stop, tx));
+            let (next, stop, to_play) = (&next, &stop, &to_play[..]);
+            scope.spawn(move || worker(config, next, to_play, stop, tx));
         }
         drop(tx);
-        let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
         let mut next_to_write = range.start;
-        let mut write_game = |r: &GameRecord, written: &mut io::Result<()>| {
-            if let (Some(out), true) = (pgn.as_mut(), r.counts()) {
-                let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
-                let _ = out.write_all(text.as_bytes());
-                let _ = out.flush();
-            }
+        let mut write_game = |done: &Finished, written: &mut io::Result<()>| {
+            let outcome = match done {
+                Finished::Played(r) => {
+                    if let (Some(out), true) = (pgn.as_mut(), r.counts()) {
+                        let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
+                        let _ = out.write_all(text.as_bytes());
+                        let _ = out.flush();
+                    }
+                    r.outcome()
+                }
+                Finished::Kept(g) => g.clone(),
+            };
             if let (Some(out), true) = (results.as_mut(), written.is_ok()) {
-                *written = results::write_game(*out, config, &names, &r.outcome());
+                *written = results::write_game(*out, config, &names, &outcome);
             }
         };
+        // The kept games that lead the slice are written at once.
+        while let Some(done) = pending.remove(&next_to_write) {
+            write_game(&done, &mut written);
+            next_to_write += 1;
+        }
         for record in rx {
             report.add(&record);
             if let Ending::Misconfigured(why) = &record.ending {
@@ -1034,17 +1084,17 @@ pub fn run_match_to(
                     }
                 }
             }
-            pending.insert(record.index, record);
+            pending.insert(record.index, Finished::Played(record));
             // Write PGN and results in game order (games that do not count are left out of the
             // PGN).
-            while let Some(r) = pending.remove(&next_to_write) {
-                write_game(&r, &mut written);
+            while let Some(done) = pending.remove(&next_to_write) {
+                write_game(&done, &mut written);
                 next_to_write += 1;
             }
         }
         // Games never started after an early stop leave gaps: write what is left in order.
-        for (_, r) in std::mem::take(&mut pending) {
-            write_game(&r, &mut written);
+        for (_, done) in std::mem::take(&mut pending) {
+            write_game(&done, &mut written);
         }
     });
     report.elapsed = start.elapsed();
@@ -1059,11 +1109,20 @@ pub fn run_match_to(
     Ok(report)
 }
 
-/// One worker thread: takes game numbers until none are left or the match stops.
+/// A game of the slice, ready to be written in its place.
+enum Finished {
+    /// Played by this run.
+    Played(GameRecord),
+    /// Played by an earlier run, read back from the results file.
+    Kept(GameOutcome),
+}
+
+/// One worker thread: takes the next game of `to_play` until none are left or the match
+/// stops.
 fn worker(
     config: &MatchConfig,
     next: &AtomicUsize,
-    end: usize,
+    to_play: &[usize],
     stop: &AtomicBool,
     tx: mpsc::Sender<GameRecord>,
 ) {
@@ -1072,10 +1131,9 @@ fn worker(
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let index = next.fetch_add(1, Ordering::Relaxed);
-        if index >= end {
+        let Some(&index) = to_play.get(next.fetch_add(1, Ordering::Relaxed)) else {
             return;
-        }
+        };
         let (opening, red) = config.schedule(index);
         // (Re)start engines that are not running; a failure loses the game.
         let mut failed = None;
