@@ -14,6 +14,7 @@
 //! A match can be split over many machines: `slice` `I/N` plays the `I`-th of `N` contiguous
 //! blocks of game pairs (a pair's two games stay together), and [`results`] writes every game
 //! as a JSON line and merges the files of all slices into the summary one machine prints.
+//! A stopped slice continues from its file ([`run_match_resumed`], `--resume`).
 //!
 //! Submodules: [`spec`] (engine specifications), [`player`] (the player trait and the
 //! in-process player), [`engine`] (engine processes), [`pgn`] (writer and reader),

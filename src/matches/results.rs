@@ -23,6 +23,8 @@
 //! `lowest_clock_ms` is, under a clock, the least time engine 0 and 1 had left after a move
 //! (`[812,-40]`; an engine that made no move is `null`); files without it still read. The
 //! `end` line is written only when the slice finished: a file without it is incomplete.
+//! `chariot match --resume` reads such a file back, keeps its games and writes it again with
+//! the games still to play ([`super::run_match_resumed`]).
 //!
 //! The merge counts the games of all slices with the very code a single run uses
 //! ([`MatchReport::add_outcome`], [`super::stats`]), so W/D/L, Elo, pentanomial Elo, LOS and
