@@ -2,7 +2,8 @@
 # One slice of a match (submitted by tuning/slurm/match.sh as an array job):
 # `chariot match --slice $SLURM_ARRAY_TASK_ID/$SLICES` with the run's settings; its games go to
 # parts/slice-IIIII.jsonl (and .pgn) through temporary files, so a results file that exists is
-# complete. A slice whose results exist is skipped.
+# complete. A slice whose results exist is skipped; a slice whose task was killed part-way
+# continues from its temporary files (`chariot match --resume`) when it runs again.
 #SBATCH --job-name=chariot-match
 set -euo pipefail
 run=${1:?usage: match-task.sh RUN_DIR}
@@ -18,6 +19,6 @@ threads=${SLURM_CPUS_PER_TASK:-1}
 echo "slice $i/$SLICES on $(hostname), $threads games at once"
 "$run/chariot" match --engine "${ENGINES[0]}" --engine "${ENGINES[1]}" "${LIMIT[@]}" \
   --games "$GAMES" --slice "$i/$SLICES" --concurrency "$threads" "${MATCH_ARGS[@]}" \
-  --results "$out.jsonl.tmp" --pgn "$out.pgn.tmp"
+  --results "$out.jsonl.tmp" --pgn "$out.pgn.tmp" --resume
 mv "$out.pgn.tmp" "$out.pgn"
 mv "$out.jsonl.tmp" "$out.jsonl"
