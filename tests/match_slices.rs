@@ -254,7 +254,8 @@ fn a_resumed_slice_keeps_its_games_and_plays_the_rest() {
         run_match_resumed(&c, &kept, &mut progress, Some(&mut pgn), Some(&mut results)).unwrap();
     let progress = String::from_utf8(progress).unwrap();
     assert!(
-        progress.contains("Resuming: 2 games kept from the results file, 4 to play"),
+        progress
+            .contains("Resuming: 2 of the slice's 6 games kept from the results file, 4 to play"),
         "{progress}"
     );
     let results = String::from_utf8(results).unwrap();

@@ -1001,8 +1001,9 @@ pub fn run_match_resumed(
     if !pending.is_empty() {
         let _ = writeln!(
             progress,
-            "Resuming: {} games kept from the results file, {} to play",
+            "Resuming: {} of the slice's {} games kept from the results file, {} to play",
             pending.len(),
+            range.len(),
             to_play.len()
         );
     }
