@@ -314,13 +314,17 @@ fn the_binary_resumes_a_stopped_slice() {
     // --resume without a results file plays the whole slice.
     let fresh = ok(&run("2048", "fresh", true));
     assert_eq!(untimed(&fresh), untimed(&unbroken));
-    // Stopped after one game: the results file holds it, and so does the PGN.
-    let cut: String = full.lines().take(2).map(|l| format!("{l}\n")).collect();
+    // Stopped after one game, while writing the next line: the results file holds that game
+    // and an unfinished line, the PGN the game.
+    let mut cut: String = full.lines().take(2).map(|l| format!("{l}\n")).collect();
+    cut.push_str("{\"type\":\"game\",\"ga");
     std::fs::write(dir.join("stopped.jsonl"), cut).unwrap();
     let pgn = std::fs::read_to_string(dir.join("unbroken.pgn")).unwrap();
     let second = pgn.match_indices("[Event ").nth(1).unwrap().0;
     std::fs::write(dir.join("stopped.pgn"), &pgn[..second]).unwrap();
-    let resumed = ok(&run("2048", "stopped", true));
+    let resumed = run("2048", "stopped", true);
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains("unfinished last line"));
+    let resumed = ok(&resumed);
     assert_eq!(untimed(&resumed), untimed(&unbroken));
     let results = std::fs::read_to_string(dir.join("stopped.jsonl")).unwrap();
     assert_eq!(header_and_games(&results), header_and_games(&full));

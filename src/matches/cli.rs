@@ -276,10 +276,19 @@ fn resumable(path: &Path, config: &MatchConfig) -> Result<Resume, String> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Resume::Fresh),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
+    // A run killed while writing a line leaves it unfinished (no newline): it is dropped.
+    let text = match text.rfind('\n') {
+        Some(end) if end + 1 < text.len() => {
+            eprintln!("{}: dropping its unfinished last line", path.display());
+            &text[..=end]
+        }
+        None => "",
+        _ => &text[..],
+    };
     if text.trim().is_empty() {
         return Ok(Resume::Fresh);
     }
-    let old = results::read(&text).map_err(|e| format!("cannot resume {}: {e}", path.display()))?;
+    let old = results::read(text).map_err(|e| format!("cannot resume {}: {e}", path.display()))?;
     if old.header.settings != results::settings_fingerprint(config) {
         return Err(format!(
             "cannot resume {}: it is from another run (engines, limit, games, slices, \
