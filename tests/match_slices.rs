@@ -348,3 +348,42 @@ fn the_binary_resumes_a_stopped_slice() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_resume_whose_engine_cannot_start_keeps_the_results_file() {
+    let dir = std::env::temp_dir().join(format!("chariot-resume-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    let script = dir.join("engine.sh");
+    let results = dir.join("slice.jsonl");
+    let run = |resume: bool| {
+        let mut cmd = std::process::Command::new(chariot);
+        cmd.arg("match")
+            .arg("--engine")
+            .arg(format!("cmd=bash arg={} name=Script", script.display()))
+            .args(["--engine", "proto=internal name=B option.Hash=1"])
+            .args(["--nodes", "256", "--games", "4", "--max-plies", "20"])
+            .args(["--slice", "0/2", "--startup-timeout", "5", "--results"])
+            .arg(&results);
+        if resume {
+            cmd.arg("--resume");
+        }
+        cmd.output().unwrap()
+    };
+    std::fs::write(&script, format!("exec {chariot}\n")).unwrap();
+    let played = run(false);
+    assert!(
+        played.status.success(),
+        "{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+    // Stopped after one game; then the engine can no longer start.
+    let full = std::fs::read_to_string(&results).unwrap();
+    let cut: String = full.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&results, &cut).unwrap();
+    std::fs::write(&script, "exit 1\n").unwrap();
+    let failed = run(true);
+    assert_eq!(failed.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&results).unwrap(), cut);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -218,12 +218,15 @@ fn run(args: MatchArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let mut results_file = match &args.results {
-        Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| {
-                format!("cannot create {}: {e}", path.display())
-            })?))
-        }
+    let mut results_file: Option<Box<dyn Write>> = match &args.results {
+        // The old file stays as it is until the engines have started and the rewrite begins.
+        Some(path) if args.resume => Some(Box::new(CreateOnWrite {
+            path: path.clone(),
+            file: None,
+        })),
+        Some(path) => Some(Box::new(BufWriter::new(
+            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+        ))),
         None => None,
     };
     if !config.slice.is_whole() {
@@ -243,7 +246,7 @@ fn run(args: MatchArgs) -> Result<(), String> {
         &kept,
         &mut progress,
         pgn_file.as_mut().map(|f| f as &mut dyn Write),
-        results_file.as_mut().map(|f| f as &mut dyn Write),
+        results_file.as_mut().map(|f| f.as_mut() as &mut dyn Write),
     )?;
     if let Some(mut f) = pgn_file {
         f.flush()
@@ -256,6 +259,25 @@ fn run(args: MatchArgs) -> Result<(), String> {
     drop(progress);
     print!("{report}");
     Ok(())
+}
+
+/// A file that is created (an old one truncated) at its first write.
+struct CreateOnWrite {
+    path: PathBuf,
+    file: Option<BufWriter<File>>,
+}
+
+impl Write for CreateOnWrite {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.file.is_none() {
+            self.file = Some(BufWriter::new(File::create(&self.path)?));
+        }
+        self.file.as_mut().map_or(Ok(0), |f| f.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.as_mut().map_or(Ok(()), Write::flush)
+    }
 }
 
 /// What `--resume` finds in the results file.
