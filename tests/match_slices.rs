@@ -63,6 +63,15 @@ fn game_lines(results: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The header and game lines of a results file (its end line carries a wall time).
+fn header_and_games(results: &str) -> Vec<String> {
+    results
+        .lines()
+        .filter(|l| !l.starts_with("{\"type\":\"end\""))
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn slices_of_a_match_merge_into_the_whole_match() {
     // 9 games: 5 pairs, the last a single game; 3 slices of 2, 2 and 1 pairs.
@@ -103,12 +112,6 @@ fn a_slice_played_again_gives_the_same_results() {
     let first = play(&c).1;
     c.concurrency = 1;
     let again = play(&c).1;
-    let header_and_games = |t: &str| -> Vec<String> {
-        t.lines()
-            .filter(|l| !l.starts_with("{\"type\":\"end\""))
-            .map(str::to_string)
-            .collect()
-    };
     assert_eq!(header_and_games(&first), header_and_games(&again));
     let read_back = read(&first).unwrap();
     assert!(read_back.is_complete());
@@ -224,15 +227,6 @@ fn the_binary_plays_slices_and_merges_them() {
     assert_eq!(failed.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&failed.stderr).contains("missing slices: 1"));
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The header and game lines of a results file (its end line carries a wall time).
-fn header_and_games(results: &str) -> Vec<String> {
-    results
-        .lines()
-        .filter(|l| !l.starts_with("{\"type\":\"end\""))
-        .map(str::to_string)
-        .collect()
 }
 
 #[test]
