@@ -269,10 +269,11 @@ struct CreateOnWrite {
 
 impl Write for CreateOnWrite {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.file.is_none() {
-            self.file = Some(BufWriter::new(File::create(&self.path)?));
-        }
-        self.file.as_mut().map_or(Ok(0), |f| f.write(buf))
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(BufWriter::new(File::create(&self.path)?)),
+        };
+        file.write(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -299,14 +300,11 @@ fn resumable(path: &Path, config: &MatchConfig) -> Result<Resume, String> {
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
     // A run killed while writing a line leaves it unfinished (no newline): it is dropped.
-    let text = match text.rfind('\n') {
-        Some(end) if end + 1 < text.len() => {
-            eprintln!("{}: dropping its unfinished last line", path.display());
-            &text[..=end]
-        }
-        None => "",
-        _ => &text[..],
-    };
+    let complete = text.rfind('\n').map_or(0, |end| end + 1);
+    if complete < text.len() {
+        eprintln!("{}: dropping its unfinished last line", path.display());
+    }
+    let text = &text[..complete];
     if text.trim().is_empty() {
         return Ok(Resume::Fresh);
     }
