@@ -56,19 +56,29 @@ fn summary(report: &MatchReport) -> String {
     r.to_string()
 }
 
+/// The game lines of a results file in game order (they are written as games end).
 fn game_lines(results: &str) -> Vec<&str> {
-    results
+    let mut lines: Vec<&str> = results
         .lines()
         .filter(|l| l.starts_with("{\"type\":\"game\""))
-        .collect()
+        .collect();
+    lines.sort_by_key(|l| game_index(l));
+    lines
 }
 
-/// The header and game lines of a results file (its end line carries a wall time).
+/// The game number of a game line.
+fn game_index(line: &str) -> usize {
+    let rest = &line[line.find("\"game\":").unwrap() + 7..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap()
+}
+
+/// The header and the game lines in game order of a results file (its end line carries a wall
+/// time).
 fn header_and_games(results: &str) -> Vec<String> {
-    results
-        .lines()
-        .filter(|l| !l.starts_with("{\"type\":\"end\""))
-        .map(str::to_string)
+    let header = results.lines().take(1).map(str::to_string);
+    header
+        .chain(game_lines(results).into_iter().map(str::to_string))
         .collect()
 }
 
@@ -103,6 +113,27 @@ fn slices_of_a_match_merge_into_the_whole_match() {
     // The whole match's own results file merges into its summary too.
     let single = merge(&[("whole.jsonl".into(), whole_results)], false).unwrap();
     assert_eq!(summary(&single.report), summary(&whole));
+}
+
+#[test]
+fn games_are_written_as_they_end() {
+    let c = config(8);
+    let (mut progress, mut results) = (Vec::new(), Vec::new());
+    run_match_to(&c, &mut progress, None, Some(&mut results)).unwrap();
+    let progress = String::from_utf8(progress).unwrap();
+    let ended: Vec<usize> = progress
+        .lines()
+        .filter_map(|l| l.strip_prefix("Finished game "))
+        .map(|l| l.split(' ').next().unwrap().parse::<usize>().unwrap() - 1)
+        .collect();
+    let results = String::from_utf8(results).unwrap();
+    let written: Vec<usize> = results
+        .lines()
+        .filter(|l| l.starts_with("{\"type\":\"game\""))
+        .map(game_index)
+        .collect();
+    assert_eq!(ended.len(), 8);
+    assert_eq!(written, ended);
 }
 
 #[test]
@@ -234,8 +265,12 @@ fn a_resumed_slice_keeps_its_games_and_plays_the_rest() {
     let mut c = config(12);
     c.slice = Shard { index: 1, count: 2 };
     let (whole, full) = play(&c);
-    // A run stopped after three games: the header and its first three game lines.
-    let cut: String = full.lines().take(4).map(|l| format!("{l}\n")).collect();
+    // A run stopped after the slice's first three games: the header and their lines.
+    let mut cut = format!("{}\n", full.lines().next().unwrap());
+    for line in game_lines(&full).into_iter().take(3) {
+        cut.push_str(line);
+        cut.push('\n');
+    }
     let stopped = read(&cut).unwrap();
     assert!(!stopped.is_complete());
     let mut kept = stopped.games.clone();
@@ -258,7 +293,8 @@ fn a_resumed_slice_keeps_its_games_and_plays_the_rest() {
     assert_eq!(summary(&report), summary(&whole));
     // Only the games played now are in the PGN: 7, 9, 10 and 11 (1-based 8, 10, 11, 12).
     let pgn = String::from_utf8(pgn).unwrap();
-    let rounds: Vec<&str> = pgn.lines().filter(|l| l.starts_with("[Round ")).collect();
+    let mut rounds: Vec<&str> = pgn.lines().filter(|l| l.starts_with("[Round ")).collect();
+    rounds.sort_by_key(|r| r[8..r.len() - 2].parse::<usize>().unwrap());
     assert_eq!(
         rounds,
         [

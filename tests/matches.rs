@@ -182,8 +182,10 @@ fn chariot_vs_chariot_match_writes_pgn_that_reads_back() {
     assert!(summary.contains("Elo difference"), "{summary}");
     assert!(summary.contains("Score of Alpha vs Beta"), "{summary}");
     let text = String::from_utf8(pgn).unwrap();
-    let games: Vec<_> = read_games(&text).into_iter().map(|g| g.unwrap()).collect();
+    let mut games: Vec<_> = read_games(&text).into_iter().map(|g| g.unwrap()).collect();
     assert_eq!(games.len(), 4);
+    // Games are written as they end; sorted by round, they are rounds 1 to 4.
+    games.sort_by_key(|g| g.tag("Round").and_then(|r| r.parse::<usize>().ok()));
     for (i, g) in games.iter().enumerate() {
         assert_eq!(g.tag("Round"), Some((i + 1).to_string().as_str()));
         assert_eq!(g.tag("Variant"), Some("xiangqi"));

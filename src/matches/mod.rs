@@ -937,7 +937,7 @@ impl fmt::Display for MatchReport {
 }
 
 /// Runs a match: games on `config.concurrency` threads, progress lines on `progress` (first
-/// each engine's setup, e.g. its rank numbering), each game's PGN on `pgn` in game order.
+/// each engine's setup, e.g. its rank numbering), each game's PGN on `pgn` as the game ends.
 /// Fails if an engine cannot be started at all, or if a game shows that an engine is set up
 /// wrong ([`Ending::Misconfigured`]; the match stops at once).
 pub fn run_match(
@@ -949,7 +949,7 @@ pub fn run_match(
 }
 
 /// [`run_match`] that also writes the results file (see [`results`]) on `results`: a header,
-/// one line per game in game order, and a closing line once the match finished. Fails if an
+/// one line per game as it ends, and a closing line once the match finished. Fails if an
 /// engine cannot be started at all, an engine is set up wrong, or the results cannot be
 /// written.
 pub fn run_match_to(
@@ -962,10 +962,10 @@ pub fn run_match_to(
 }
 
 /// [`run_match_to`] continuing a stopped run: `kept` are the games of this slice that were
-/// already played (read from its results file). They are counted and written to `results`
-/// again in their place, but not played again and not written to `pgn`; every other game of
-/// the slice is played. Kept games outside the slice or that do not count are ignored. The
-/// report's time is that of this run only.
+/// already played (read from its results file, any set of games). They are counted and
+/// written to `results` again first, in game order, but not played again and not written to
+/// `pgn`; every other game of the slice is played. Kept games outside the slice or that do
+/// not count are ignored. The report's time is that of this run only.
 pub fn run_match_resumed(
     config: &MatchConfig,
     kept: &[GameOutcome],
@@ -992,23 +992,26 @@ pub fn run_match_resumed(
     let mut report = MatchReport::new(names.clone(), config.sprt, config.repeat);
     report.scheduled = range.len();
     // The games of a stopped run that count, by game number; they are not played again.
-    let mut pending: BTreeMap<usize, Finished> = kept
+    let mut kept_games: BTreeMap<usize, Finished> = kept
         .iter()
         .filter(|g| range.contains(&g.index) && g.counts())
         .map(|g| (g.index, Finished::Kept(g.clone())))
         .collect();
-    let to_play: Vec<usize> = range.clone().filter(|i| !pending.contains_key(i)).collect();
-    if !pending.is_empty() {
+    let to_play: Vec<usize> = range
+        .clone()
+        .filter(|i| !kept_games.contains_key(i))
+        .collect();
+    if !kept_games.is_empty() {
         let _ = writeln!(
             progress,
             "Resuming: {} of the slice's {} games kept from the results file, {} to play",
-            pending.len(),
+            kept_games.len(),
             range.len(),
             to_play.len()
         );
     }
     let stop = AtomicBool::new(false);
-    for done in pending.values() {
+    for done in kept_games.values() {
         if let Finished::Kept(g) = done {
             report.add_outcome(g);
         }
@@ -1032,7 +1035,6 @@ pub fn run_match_resumed(
             scope.spawn(move || worker(config, next, to_play, stop, tx));
         }
         drop(tx);
-        let mut next_to_write = range.start;
         let mut write_game = |done: &Finished, written: &mut io::Result<()>| {
             let outcome = match done {
                 Finished::Played(r) => {
@@ -1049,10 +1051,9 @@ pub fn run_match_resumed(
                 *written = results::write_game(*out, config, &names, &outcome);
             }
         };
-        // The kept games that lead the slice are written at once.
-        while let Some(done) = pending.remove(&next_to_write) {
+        // The kept games are written at once, in game order.
+        for (_, done) in std::mem::take(&mut kept_games) {
             write_game(&done, &mut written);
-            next_to_write += 1;
         }
         for record in rx {
             report.add(&record);
@@ -1086,17 +1087,9 @@ pub fn run_match_resumed(
                     }
                 }
             }
-            pending.insert(record.index, Finished::Played(record));
-            // Write PGN and results in game order (games that do not count are left out of the
-            // PGN).
-            while let Some(done) = pending.remove(&next_to_write) {
-                write_game(&done, &mut written);
-                next_to_write += 1;
-            }
-        }
-        // Games never started after an early stop leave gaps: write what is left in order.
-        for (_, done) in std::mem::take(&mut pending) {
-            write_game(&done, &mut written);
+            // Write PGN and results as the game ends, so that a stopped run keeps every
+            // finished game (games that do not count are left out of the PGN).
+            write_game(&Finished::Played(record), &mut written);
         }
     });
     report.elapsed = start.elapsed();
@@ -1111,7 +1104,7 @@ pub fn run_match_resumed(
     Ok(report)
 }
 
-/// A game of the slice, ready to be written in its place.
+/// A game of the slice, ready to be written.
 enum Finished {
     /// Played by this run.
     Played(GameRecord),

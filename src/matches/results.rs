@@ -16,7 +16,8 @@
 //! ```
 //!
 //! (one line each). `games` is the whole match's game count; the slice plays the games
-//! `first_game..end_game`, written in game order. `settings` is a fingerprint of everything
+//! `first_game..end_game`, each written as it ends (so a stopped run loses only the games in
+//! progress; the reader puts them back in game order). `settings` is a fingerprint of everything
 //! that decides the games (engine specs, limit, games, slices, pairing, book, rules, limits of
 //! the referee, SPRT), so files of different runs are not merged by mistake. `fault` names the
 //! faulty engine, the kind and its detail (`{"engine":1,"kind":"crash","detail":"…"}`).
@@ -31,6 +32,7 @@
 //! the SPRT LLR are exactly those of one machine that played the same games; its "played in"
 //! time is the sum of the slices' times.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -203,7 +205,7 @@ pub struct Header {
 pub struct SliceResults {
     /// Its header.
     pub header: Header,
-    /// Its games in file order.
+    /// Its games in game order (whatever their order in the file).
     pub games: Vec<GameOutcome>,
     /// The slice's wall time, if it finished (the `end` line).
     pub elapsed: Option<Duration>,
@@ -336,6 +338,7 @@ fn read_lowest_clock(v: &Json) -> Result<[Option<i64>; 2], String> {
 pub fn read(text: &str) -> Result<SliceResults, String> {
     let mut header = None;
     let mut games: Vec<GameOutcome> = Vec::new();
+    let mut seen = HashSet::new();
     let mut elapsed = None;
     for (n, line) in text.lines().enumerate() {
         let at = |e: String| format!("line {}: {e}", n + 1);
@@ -351,12 +354,14 @@ pub fn read(text: &str) -> Result<SliceResults, String> {
             (_, Some(_), Some(_)) => return Err(at("a line after the end line".into())),
             ("game", Some(h), None) => {
                 let game = read_game(&v).map_err(at)?;
-                let after = games.last().map_or(h.first_game, |g| g.index + 1);
-                if game.index < after || game.index >= h.end_game {
+                if !(h.first_game..h.end_game).contains(&game.index) {
                     return Err(at(format!(
-                        "game {} out of place (games {}..{} of this slice, in order)",
-                        game.index, after, h.end_game
+                        "game {} out of place (games {}..{} of this slice)",
+                        game.index, h.first_game, h.end_game
                     )));
+                }
+                if !seen.insert(game.index) {
+                    return Err(at(format!("game {} a second time", game.index)));
                 }
                 games.push(game);
             }
@@ -372,6 +377,7 @@ pub fn read(text: &str) -> Result<SliceResults, String> {
         }
     }
     let header = header.ok_or("no header (empty file)")?;
+    games.sort_by_key(|g| g.index);
     Ok(SliceResults {
         header,
         games,
@@ -476,6 +482,43 @@ mod tests {
         let err = read("{\"type\":\"game\"}").unwrap_err();
         assert!(err.starts_with("line 1:"), "{err}");
         assert!(read("not json").is_err());
+    }
+
+    #[test]
+    fn games_read_back_in_game_order_each_once() {
+        let header = "{\"type\":\"header\",\"version\":1,\"names\":[\"A\",\"B\"],\
+                      \"games\":8,\"slice\":\"1/2\",\"first_game\":4,\"end_game\":8,\
+                      \"repeat\":true,\"sprt\":null,\"settings\":\"x\"}";
+        let game = |n: usize| {
+            format!(
+                "{{\"type\":\"game\",\"game\":{n},\"red\":0,\"result\":\"1-0\",\
+                 \"reason\":\"checkmate\",\"fault\":null,\"plies\":9,\"book_plies\":0}}"
+            )
+        };
+        let file = |games: &[usize]| {
+            let lines: Vec<String> = games.iter().map(|&n| game(n)).collect();
+            format!("{header}\n{}\n", lines.join("\n"))
+        };
+        // Written as the games ended: 5 before 4, 7 before 6.
+        let read_back = read(&file(&[5, 4, 7, 6])).unwrap();
+        let order: Vec<usize> = read_back.games.iter().map(|g| g.index).collect();
+        assert_eq!(order, [4, 5, 6, 7]);
+        // A stop while game 4 was in progress keeps the games that ended after it started.
+        let stopped = read(&file(&[5, 7])).unwrap();
+        assert_eq!(stopped.games.len(), 2);
+        assert!(!stopped.is_complete());
+        let err = read(&file(&[5, 4, 5])).unwrap_err();
+        assert!(
+            err.starts_with("line 4:") && err.contains("second time"),
+            "{err}"
+        );
+        let err = read(&file(&[4, 8])).unwrap_err();
+        assert!(
+            err.starts_with("line 3:") && err.contains("out of place"),
+            "{err}"
+        );
+        let err = read(&file(&[3])).unwrap_err();
+        assert!(err.contains("out of place"), "{err}");
     }
 
     #[test]
