@@ -17,15 +17,16 @@
 //!
 //! (one line each). `games` is the whole match's game count; the slice plays the games
 //! `first_game..end_game`, each written as it ends (so a stopped run loses only the games in
-//! progress; the reader puts them back in game order). `settings` is a fingerprint of everything
-//! that decides the games (engine specs, limit, games, slices, pairing, book, rules, limits of
-//! the referee, SPRT), so files of different runs are not merged by mistake. `fault` names the
-//! faulty engine, the kind and its detail (`{"engine":1,"kind":"crash","detail":"…"}`).
-//! `lowest_clock_ms` is, under a clock, the least time engine 0 and 1 had left after a move
-//! (`[812,-40]`; an engine that made no move is `null`); files without it still read. The
-//! `end` line is written only when the slice finished: a file without it is incomplete.
-//! `chariot match --resume` reads such a file back, keeps its games and writes it again with
-//! the games still to play ([`super::run_match_resumed`]).
+//! progress; the reader puts them back in game order). `settings` is a fingerprint of
+//! everything that decides the games (engine specs, limit, games, slices, pairing, book,
+//! rules, limits of the referee, SPRT), so files of different runs are not merged by mistake.
+//! `fault` names the faulty engine, the kind and its detail
+//! (`{"engine":1,"kind":"crash","detail":"…"}`). `lowest_clock_ms` is, under a clock, the
+//! least time engine 0 and 1 had left after a move (`[812,-40]`; an engine that made no move
+//! is `null`); files without it still read. The `end` line is written only when the slice
+//! finished: a file without it is incomplete. `chariot match --resume` reads such a file
+//! back, keeps its games and writes it again with the games still to play
+//! ([`super::run_match_resumed`]).
 //!
 //! The merge counts the games of all slices with the very code a single run uses
 //! ([`MatchReport::add_outcome`], [`super::stats`]), so W/D/L, Elo, pentanomial Elo, LOS and
