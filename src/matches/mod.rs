@@ -992,10 +992,10 @@ pub fn run_match_resumed(
     let mut report = MatchReport::new(names.clone(), config.sprt, config.repeat);
     report.scheduled = range.len();
     // The games of a stopped run that count, by game number; they are not played again.
-    let mut kept_games: BTreeMap<usize, Finished> = kept
+    let kept_games: BTreeMap<usize, &GameOutcome> = kept
         .iter()
         .filter(|g| range.contains(&g.index) && g.counts())
-        .map(|g| (g.index, Finished::Kept(g.clone())))
+        .map(|g| (g.index, g))
         .collect();
     let to_play: Vec<usize> = range
         .clone()
@@ -1011,10 +1011,8 @@ pub fn run_match_resumed(
         );
     }
     let stop = AtomicBool::new(false);
-    for done in kept_games.values() {
-        if let Finished::Kept(g) = done {
-            report.add_outcome(g);
-        }
+    for g in kept_games.values() {
+        report.add_outcome(g);
     }
     if let (Some(sprt), Some(llr), true) = (config.sprt, report.llr(), config.slice.is_whole()) {
         if sprt.decide(llr) != SprtDecision::Continue {
@@ -1052,8 +1050,8 @@ pub fn run_match_resumed(
             }
         };
         // The kept games are written at once, in game order.
-        for (_, done) in std::mem::take(&mut kept_games) {
-            write_game(&done, &mut written);
+        for g in kept_games.values() {
+            write_game(&Finished::Kept((*g).clone()), &mut written);
         }
         for record in rx {
             report.add(&record);
