@@ -1033,25 +1033,14 @@ pub fn run_match_resumed(
             scope.spawn(move || worker(config, next, to_play, stop, tx));
         }
         drop(tx);
-        let mut write_game = |done: &Finished, written: &mut io::Result<()>| {
-            let outcome = match done {
-                Finished::Played(r) => {
-                    if let (Some(out), true) = (pgn.as_mut(), r.counts()) {
-                        let text = r.to_pgn(&names, &config.event, &config.limit).to_pgn();
-                        let _ = out.write_all(text.as_bytes());
-                        let _ = out.flush();
-                    }
-                    r.outcome()
-                }
-                Finished::Kept(g) => g.clone(),
-            };
+        let mut write_result = |outcome: &GameOutcome, written: &mut io::Result<()>| {
             if let (Some(out), true) = (results.as_mut(), written.is_ok()) {
-                *written = results::write_game(*out, config, &names, &outcome);
+                *written = results::write_game(*out, config, &names, outcome);
             }
         };
         // The kept games are written at once, in game order.
         for g in kept_games.values() {
-            write_game(&Finished::Kept((*g).clone()), &mut written);
+            write_result(g, &mut written);
         }
         for record in rx {
             report.add(&record);
@@ -1087,7 +1076,12 @@ pub fn run_match_resumed(
             }
             // Write PGN and results as the game ends, so that a stopped run keeps every
             // finished game (games that do not count are left out of the PGN).
-            write_game(&Finished::Played(record), &mut written);
+            if let (Some(out), true) = (pgn.as_mut(), record.counts()) {
+                let text = record.to_pgn(&names, &config.event, &config.limit).to_pgn();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+            }
+            write_result(&record.outcome(), &mut written);
         }
     });
     report.elapsed = start.elapsed();
@@ -1100,14 +1094,6 @@ pub fn run_match_resumed(
     }
     written.map_err(|e| format!("cannot write the results: {e}"))?;
     Ok(report)
-}
-
-/// A game of the slice, ready to be written.
-enum Finished {
-    /// Played by this run.
-    Played(GameRecord),
-    /// Played by an earlier run, read back from the results file.
-    Kept(GameOutcome),
 }
 
 /// One worker thread: takes the next game of `to_play` until none are left or the match
