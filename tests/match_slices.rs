@@ -136,6 +136,55 @@ fn games_are_written_as_they_end() {
     assert_eq!(written, ended);
 }
 
+/// A file on a disk that fills up: the first `writes` writes succeed, every later one fails.
+struct FillsUp {
+    writes: usize,
+}
+
+impl std::io::Write for FillsUp {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.writes == 0 {
+            return Err(std::io::Error::other("disk full"));
+        }
+        self.writes -= 1;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_write_error_stops_the_match_and_fails_it() {
+    let c = config(8);
+    // The PGN takes the first game that ends and fails at the second: the match stops there,
+    // its results file keeps just the game that is in the PGN and gets no closing line, so
+    // `--resume` plays the rest.
+    let (mut progress, mut results) = (Vec::new(), Vec::new());
+    let mut pgn = FillsUp { writes: 1 };
+    let err = run_match_to(&c, &mut progress, Some(&mut pgn), Some(&mut results)).unwrap_err();
+    assert!(err.contains("cannot write the PGN: disk full"), "{err}");
+    let progress = String::from_utf8(progress).unwrap();
+    let ended = progress.matches("Finished game ").count();
+    assert!((2..8).contains(&ended), "{progress}");
+    let results = String::from_utf8(results).unwrap();
+    let kept = read(&results).unwrap();
+    assert_eq!(
+        kept.games.iter().filter(|g| g.counts()).count(),
+        1,
+        "{results}"
+    );
+    assert!(kept.elapsed.is_none(), "{results}");
+    // A results file that cannot be written stops the match before any game is played.
+    let mut progress = Vec::new();
+    let mut full = FillsUp { writes: 0 };
+    let err = run_match_to(&c, &mut progress, None, Some(&mut full)).unwrap_err();
+    assert!(err.contains("cannot write the results: disk full"), "{err}");
+    let progress = String::from_utf8(progress).unwrap();
+    assert!(!progress.contains("Finished game"), "{progress}");
+}
+
 #[test]
 fn a_slice_played_again_gives_the_same_results() {
     let mut c = config(8);

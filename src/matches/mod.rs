@@ -938,8 +938,9 @@ impl fmt::Display for MatchReport {
 
 /// Runs a match: games on `config.concurrency` threads, progress lines on `progress` (first
 /// each engine's setup, e.g. its rank numbering), each game's PGN on `pgn` as the game ends.
-/// Fails if an engine cannot be started at all, or if a game shows that an engine is set up
-/// wrong ([`Ending::Misconfigured`]; the match stops at once).
+/// Fails if an engine cannot be started at all, if a game shows that an engine is set up
+/// wrong ([`Ending::Misconfigured`]; the match stops at once), or if the PGN cannot be written
+/// (the match stops at the first write error).
 pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn Write,
@@ -950,8 +951,9 @@ pub fn run_match(
 
 /// [`run_match`] that also writes the results file (see [`results`]) on `results`: a header,
 /// one line per game as it ends, and a closing line once the match finished. Fails if an
-/// engine cannot be started at all, an engine is set up wrong, or the results cannot be
-/// written.
+/// engine cannot be started at all, an engine is set up wrong, or the results or the PGN
+/// cannot be written (the first write error stops the match; the results file then has no
+/// closing line, so `--resume` can play the rest).
 pub fn run_match_to(
     config: &MatchConfig,
     progress: &mut dyn Write,
@@ -1019,9 +1021,15 @@ pub fn run_match_resumed(
             stop.store(true, Ordering::Relaxed);
         }
     }
+    // The first error writing the results or the PGN stops the match: a game that cannot be
+    // recorded is not worth playing, and the unfinished results file can be resumed.
     let mut written: io::Result<()> = Ok(());
+    let mut pgn_written: io::Result<()> = Ok(());
     if let Some(out) = results.as_mut() {
         written = results::write_header(*out, config, &names);
+        if written.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
     }
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<GameRecord>();
@@ -1076,12 +1084,18 @@ pub fn run_match_resumed(
             }
             // Write PGN and results as the game ends, so that a stopped run keeps every
             // finished game (games that do not count are left out of the PGN).
-            if let (Some(out), true) = (pgn.as_mut(), record.counts()) {
+            if let (Some(out), true, true) = (pgn.as_mut(), record.counts(), pgn_written.is_ok()) {
                 let text = record.to_pgn(&names, &config.event, &config.limit).to_pgn();
-                let _ = out.write_all(text.as_bytes());
-                let _ = out.flush();
+                pgn_written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
             }
-            write_result(&record.outcome(), &mut written);
+            // A game whose PGN failed stays out of the results too, so that `--resume`
+            // plays it again.
+            if pgn_written.is_ok() {
+                write_result(&record.outcome(), &mut written);
+            }
+            if written.is_err() || pgn_written.is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
         }
     });
     report.elapsed = start.elapsed();
@@ -1089,6 +1103,8 @@ pub fn run_match_resumed(
     if let Some(why) = setup_error {
         return Err(format!("match stopped, an engine is set up wrong: {why}"));
     }
+    // Nor does one stopped by a write error.
+    pgn_written.map_err(|e| format!("cannot write the PGN: {e}"))?;
     if let (Some(out), true) = (results, written.is_ok()) {
         written = results::write_end(out, &report);
     }
