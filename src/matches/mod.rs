@@ -1084,12 +1084,15 @@ pub fn run_match_resumed(
             }
             // Write PGN and results as the game ends, so that a stopped run keeps every
             // finished game (games that do not count are left out of the PGN).
-            if let (Some(out), true, true) = (pgn.as_mut(), record.counts(), pgn_written.is_ok()) {
+            // After the first write error of either file nothing more is written: every game
+            // in the results stays in the PGN, and `--resume` plays the others again.
+            if written.is_err() || pgn_written.is_err() {
+                continue;
+            }
+            if let (Some(out), true) = (pgn.as_mut(), record.counts()) {
                 let text = record.to_pgn(&names, &config.event, &config.limit).to_pgn();
                 pgn_written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
             }
-            // A game whose PGN failed stays out of the results too, so that `--resume`
-            // plays it again.
             if pgn_written.is_ok() {
                 write_result(&record.outcome(), &mut written);
             }
