@@ -1,8 +1,9 @@
 //! Value parsers shared by the command-line tools (`clap` calls them on the raw text): whole
-//! numbers within a range, thread counts, hash sizes, search depths. Each one names the range
-//! it expects, so a refused value explains itself.
+//! numbers within a range, thread counts, hash sizes, search depths, minutes. Each one names
+//! the range it expects, so a refused value explains itself.
 
 use std::ops::RangeInclusive;
+use std::time::Duration;
 
 use crate::protocol::options::{MAX_HASH_MB, MAX_THREADS};
 
@@ -46,6 +47,11 @@ pub fn search_depth(s: &str) -> Result<u32, String> {
     count_in(s, 1..=MAX_SEARCH_DEPTH as usize).map(|d| d as u32)
 }
 
+/// A wall time in whole minutes, `0..=1000000` (`match --stop-after`).
+pub fn minutes(s: &str) -> Result<Duration, String> {
+    count_in(s, 0..=1_000_000).map(|m| Duration::from_secs(60 * m as u64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +74,9 @@ mod tests {
         assert!(hash_mb("0").is_err());
         assert_eq!(search_depth("64"), Ok(64));
         assert!(search_depth("65").is_err());
+        assert_eq!(minutes("0"), Ok(Duration::ZERO));
+        assert_eq!(minutes("90"), Ok(Duration::from_secs(5400)));
+        assert!(minutes("1.5").is_err());
+        assert!(minutes("-1").is_err());
     }
 }

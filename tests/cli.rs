@@ -410,6 +410,10 @@ fn match_refuses_zero_counts_and_depths_beyond_the_bound() {
         &["--nodes", "10", "--games", "2", "--startup-timeout", "0"],
         "not in 1..",
     );
+    run(
+        &["--nodes", "10", "--games", "2", "--stop-after", "1.5"],
+        "not a whole number in 0..=1000000",
+    );
     run(&["--tc", "0+0", "--games", "2"], "bad time control");
     run(
         &[

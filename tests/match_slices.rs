@@ -356,23 +356,68 @@ fn a_resumed_slice_keeps_its_games_and_plays_the_rest() {
 }
 
 #[test]
+fn a_run_past_its_stop_after_time_leaves_the_rest_to_a_resume() {
+    let mut c = config(12);
+    c.slice = Shard { index: 1, count: 2 };
+    let (whole, full) = play(&c);
+    let stopped = read(&format!(
+        "{}\n{}\n",
+        full.lines().next().unwrap(),
+        game_lines(&full)[0]
+    ))
+    .unwrap();
+    // The time is up at once: the kept game is written again, no other game starts, and the
+    // results file gets no end line.
+    c.stop_after = Some(Duration::ZERO);
+    let mut results = Vec::new();
+    let report = run_match_resumed(
+        &c,
+        &stopped.games,
+        &mut Vec::new(),
+        None,
+        Some(&mut results),
+    )
+    .unwrap();
+    assert_eq!((report.wdl.games(), report.unplayed), (1, 5));
+    assert!(
+        report.to_string().contains("5 games not started"),
+        "{report}"
+    );
+    let results = String::from_utf8(results).unwrap();
+    let late = read(&results).unwrap();
+    assert!(!late.is_complete());
+    assert_eq!(header_and_games(&results), header_and_games(&full)[..2]);
+    // A resume without the limit plays the other five: the whole slice.
+    c.stop_after = None;
+    let mut resumed = Vec::new();
+    let report =
+        run_match_resumed(&c, &late.games, &mut Vec::new(), None, Some(&mut resumed)).unwrap();
+    let resumed = String::from_utf8(resumed).unwrap();
+    assert!(read(&resumed).unwrap().is_complete());
+    assert_eq!(header_and_games(&resumed), header_and_games(&full));
+    assert_eq!(summary(&report), summary(&whole));
+}
+
+#[test]
 fn the_binary_resumes_a_stopped_slice() {
     let dir = std::env::temp_dir().join(format!("chariot-resume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let chariot = env!("CARGO_BIN_EXE_chariot");
-    let run = |nodes: &str, name: &str, resume: bool| {
-        let mut cmd = std::process::Command::new(chariot);
-        cmd.args(["match", "--engine", "proto=internal name=A option.Hash=1"])
+    let run_with = |nodes: &str, name: &str, extra: &[&str]| {
+        std::process::Command::new(chariot)
+            .args(["match", "--engine", "proto=internal name=A option.Hash=1"])
             .args(["--engine", "proto=internal name=B option.Hash=1 nodes=1024"])
             .args(["--nodes", nodes, "--games", "8", "--max-plies", "60"])
             .args(["--slice", "1/2", "--results"])
             .arg(dir.join(format!("{name}.jsonl")))
             .arg("--pgn")
-            .arg(dir.join(format!("{name}.pgn")));
-        if resume {
-            cmd.arg("--resume");
-        }
-        cmd.output().unwrap()
+            .arg(dir.join(format!("{name}.pgn")))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let run = |nodes: &str, name: &str, resume: bool| {
+        run_with(nodes, name, if resume { &["--resume"] } else { &[] })
     };
     let ok = |out: &std::process::Output| {
         assert!(
@@ -393,6 +438,22 @@ fn the_binary_resumes_a_stopped_slice() {
     // --resume without a results file plays the whole slice.
     let fresh = ok(&run("2048", "fresh", true));
     assert_eq!(untimed(&fresh), untimed(&unbroken));
+    // Past its --stop-after time (here at once) a run starts no game and exits with status 3:
+    // the results file gets its header but no end line, and --resume then plays the slice.
+    let late = run_with("2048", "late", &["--resume", "--stop-after", "0"]);
+    assert_eq!(late.status.code(), Some(3));
+    let late = String::from_utf8(late.stdout).unwrap();
+    assert!(
+        late.contains("Stopped at the --stop-after time: 4 games not started"),
+        "{late}"
+    );
+    let header = std::fs::read_to_string(dir.join("late.jsonl")).unwrap();
+    assert_eq!(
+        header.lines().collect::<Vec<_>>(),
+        [full.lines().next().unwrap()]
+    );
+    let late = ok(&run("2048", "late", true));
+    assert_eq!(untimed(&late), untimed(&unbroken));
     // Stopped after one game, while writing the next line: the results file holds that game
     // and an unfinished line, the PGN the game.
     let mut cut: String = full.lines().take(2).map(|l| format!("{l}\n")).collect();

@@ -13,7 +13,7 @@ use super::results;
 use super::spec::EngineSpec;
 use super::stats::SprtConfig;
 use super::{run_match_resumed, GameOutcome, MatchConfig, MatchReport, MoveLimit, TimeControl};
-use crate::args::{positive_count, search_depth};
+use crate::args::{minutes, positive_count, search_depth};
 use crate::rules::MoveCountRule;
 use crate::shard::Shard;
 
@@ -97,6 +97,11 @@ pub struct MatchArgs {
     /// Without the file (or with an empty one) the run starts afresh.
     #[arg(long, requires = "results")]
     pub resume: bool,
+    /// Start no new game after this many minutes (games in progress are played to their end),
+    /// e.g. to end before a job's time limit. If games are left, the results file gets no end
+    /// line (`--resume` plays them) and the exit status is 3.
+    #[arg(long, value_name = "MINUTES", value_parser = minutes)]
+    pub stop_after: Option<Duration>,
 }
 
 /// Subcommands of `chariot match`.
@@ -114,10 +119,15 @@ pub enum MatchCommand {
     },
 }
 
-/// Runs `chariot match`; returns the process exit code (0, or 2 on bad input).
+/// Exit status of a run that stopped starting games at its `--stop-after` time with games of
+/// the slice left (its results file can be resumed).
+pub const STOPPED_EXIT: u8 = 3;
+
+/// Runs `chariot match`; returns the process exit code: 0, 2 on bad input or a failed match,
+/// [`STOPPED_EXIT`] when `--stop-after` left games unplayed.
 pub fn main(args: MatchArgs) -> u8 {
     match run(args) {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("chariot match: {e}");
             2
@@ -125,9 +135,9 @@ pub fn main(args: MatchArgs) -> u8 {
     }
 }
 
-fn run(args: MatchArgs) -> Result<(), String> {
+fn run(args: MatchArgs) -> Result<u8, String> {
     if let Some(MatchCommand::Merge { files, partial }) = &args.command {
-        return merge(files, *partial);
+        return merge(files, *partial).map(|()| 0);
     }
     if args.engines.len() != 2 {
         return Err(format!(
@@ -193,6 +203,7 @@ fn run(args: MatchArgs) -> Result<(), String> {
     config.max_plies = args.max_plies;
     config.startup_timeout = Duration::from_secs(args.startup_timeout);
     config.event = args.event.clone();
+    config.stop_after = args.stop_after;
     let kept = match (&args.results, args.resume) {
         (Some(path), true) => match resumable(path, &config)? {
             Resume::Fresh => Vec::new(),
@@ -200,7 +211,7 @@ fn run(args: MatchArgs) -> Result<(), String> {
             Resume::Complete(report) => {
                 eprintln!("{}: the slice is complete; nothing to play", path.display());
                 print!("{report}");
-                return Ok(());
+                return Ok(0);
             }
         },
         _ => Vec::new(),
@@ -258,7 +269,7 @@ fn run(args: MatchArgs) -> Result<(), String> {
     }
     drop(progress);
     print!("{report}");
-    Ok(())
+    Ok(if report.unplayed > 0 { STOPPED_EXIT } else { 0 })
 }
 
 /// A file that is created (an old one truncated) at its first write.

@@ -14,7 +14,8 @@
 //! A match can be split over many machines: `slice` `I/N` plays the `I`-th of `N` contiguous
 //! blocks of game pairs (a pair's two games stay together), and [`results`] writes every game
 //! as a JSON line and merges the files of all slices into the summary one machine prints.
-//! A stopped slice continues from its file ([`run_match_resumed`], `--resume`).
+//! A stopped slice continues from its file ([`run_match_resumed`], `--resume`); a run can end
+//! at a set time without losing a game in progress ([`MatchConfig::stop_after`]).
 //!
 //! Submodules: [`spec`] (engine specifications), [`player`] (the player trait and the
 //! in-process player), [`engine`] (engine processes), [`pgn`] (writer and reader),
@@ -170,6 +171,10 @@ pub struct MatchConfig {
     /// The block of game pairs this process plays (`0/1`: the whole match). A slice never
     /// stops early on the SPRT: the decision belongs to the merge of all slices.
     pub slice: Shard,
+    /// Start no game once this much time has passed since the run began (`None`: no limit).
+    /// Games in progress are played to their end; a run that leaves games unplayed writes no
+    /// end line to its results file, so `--resume` plays the rest.
+    pub stop_after: Option<Duration>,
 }
 
 impl MatchConfig {
@@ -191,6 +196,7 @@ impl MatchConfig {
             startup_timeout: STARTUP_TIMEOUT,
             event: "Chariot match".into(),
             slice: Shard::default(),
+            stop_after: None,
         }
     }
 
@@ -724,6 +730,8 @@ pub struct MatchReport {
     pub lowest_clock_ms: [Option<i64>; 2],
     /// Games interrupted when the match stopped early.
     pub abandoned: u64,
+    /// Games not started because the run's `stop_after` time had passed.
+    pub unplayed: usize,
     /// Games scheduled.
     pub scheduled: usize,
     /// Wall time.
@@ -876,6 +884,13 @@ impl fmt::Display for MatchReport {
                 String::new()
             }
         )?;
+        if self.unplayed > 0 {
+            writeln!(
+                f,
+                "Stopped at the --stop-after time: {} games not started (--resume plays them)",
+                self.unplayed
+            )?;
+        }
         writeln!(f, "{}", self.score_line())?;
         writeln!(
             f,
@@ -967,7 +982,8 @@ pub fn run_match_to(
 /// already played (read from its results file, any set of games). They are counted and
 /// written to `results` again first, in game order, but not played again and not written to
 /// `pgn`; every other game of the slice is played. Kept games outside the slice or that do
-/// not count are ignored. The report's time is that of this run only.
+/// not count are ignored. The report's time is that of this run only. With
+/// [`MatchConfig::stop_after`], games not started by then are left for a later resume.
 pub fn run_match_resumed(
     config: &MatchConfig,
     kept: &[GameOutcome],
@@ -1013,6 +1029,7 @@ pub fn run_match_resumed(
         );
     }
     let stop = AtomicBool::new(false);
+    let deadline = config.stop_after.map(|after| start + after);
     for g in kept_games.values() {
         report.add_outcome(g);
     }
@@ -1038,7 +1055,7 @@ pub fn run_match_resumed(
         for _ in 0..workers {
             let tx = tx.clone();
             let (next, stop, to_play) = (&next, &stop, &to_play[..]);
-            scope.spawn(move || worker(config, next, to_play, stop, tx));
+            scope.spawn(move || worker(config, next, to_play, stop, deadline, tx));
         }
         drop(tx);
         let mut write_result = |outcome: &GameOutcome, written: &mut io::Result<()>| {
@@ -1102,31 +1119,37 @@ pub fn run_match_resumed(
         }
     });
     report.elapsed = start.elapsed();
+    // Workers quit early only when the match stops (SPRT, errors) or at the deadline.
+    if !stop.load(Ordering::Relaxed) {
+        report.unplayed = to_play.len() - next.load(Ordering::Relaxed).min(to_play.len());
+    }
     // A match stopped by a setup error did not finish: its results file gets no end line.
     if let Some(why) = setup_error {
         return Err(format!("match stopped, an engine is set up wrong: {why}"));
     }
     // Nor does one stopped by a write error.
     pgn_written.map_err(|e| format!("cannot write the PGN: {e}"))?;
-    if let (Some(out), true) = (results, written.is_ok()) {
+    // Nor does one that left games unplayed at its deadline: `--resume` plays them.
+    if let (Some(out), true) = (results, written.is_ok() && report.unplayed == 0) {
         written = results::write_end(out, &report);
     }
     written.map_err(|e| format!("cannot write the results: {e}"))?;
     Ok(report)
 }
 
-/// One worker thread: takes the next game of `to_play` until none are left or the match
-/// stops.
+/// One worker thread: takes the next game of `to_play` until none are left, the match
+/// stops or the `deadline` (for starting games) has passed.
 fn worker(
     config: &MatchConfig,
     next: &AtomicUsize,
     to_play: &[usize],
     stop: &AtomicBool,
+    deadline: Option<Instant>,
     tx: mpsc::Sender<GameRecord>,
 ) {
     let mut players: [Option<Box<dyn Player>>; 2] = [None, None];
     loop {
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
             return;
         }
         let Some(&index) = to_play.get(next.fetch_add(1, Ordering::Relaxed)) else {

@@ -3,7 +3,8 @@
 # `chariot match --slice $SLURM_ARRAY_TASK_ID/$SLICES` with the run's settings; its games go to
 # parts/slice-IIIII.jsonl (and .pgn) through temporary files, so a results file that exists is
 # complete. A slice whose results exist is skipped; a slice whose task was killed part-way
-# continues from its temporary files (`chariot match --resume`) when it runs again.
+# continues from its temporary files (`chariot match --resume`) when it runs again; so does one
+# that `--stop-after` (in --match-args) ended with games left (exit status 3, files kept).
 #SBATCH --job-name=chariot-match
 set -euo pipefail
 run=${1:?usage: match-task.sh RUN_DIR}
