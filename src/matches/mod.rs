@@ -885,9 +885,15 @@ impl fmt::Display for MatchReport {
             }
         )?;
         if self.unplayed > 0 {
+            let (games, them) = if self.unplayed == 1 {
+                ("game", "it")
+            } else {
+                ("games", "them")
+            };
             writeln!(
                 f,
-                "Stopped at the --stop-after time: {} games not started (--resume plays them)",
+                "Stopped at the --stop-after time: {} {games} not started (--resume plays \
+                 {them})",
                 self.unplayed
             )?;
         }
@@ -1225,6 +1231,20 @@ mod tests {
         for bad in ["", "x", "10+", "0/10", "-1", "0", "1e99"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_summary_counts_the_games_left_at_the_stop_after_time() {
+        let mut report = MatchReport::new(["A".into(), "B".into()], None, true);
+        assert!(!report.to_string().contains("Stopped"));
+        report.unplayed = 1;
+        assert!(report
+            .to_string()
+            .contains("Stopped at the --stop-after time: 1 game not started (--resume plays it)"));
+        report.unplayed = 8;
+        assert!(report
+            .to_string()
+            .contains(": 8 games not started (--resume plays them)"));
     }
 
     #[test]
